@@ -1,0 +1,46 @@
+//! Sequential counter (Sinz 2005), both directions.
+//!
+//! `s(i, j) <-> at least j of the first i inputs are true`, for `j <= min(i, m)`:
+//! `s(i, j) <-> s(i-1, j) | (x_i & s(i-1, j-1))`. Cost: at most `n*m` variables and
+//! `4*n*m` clauses.
+
+use crate::cnf::{Cnf, Lit};
+
+pub fn unary(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
+    // prev[j-1] = s(i-1, j) for j = 1..=min(i-1, m).
+    let mut prev: Vec<Lit> = vec![lits[0]];
+    for &x in &lits[1..] {
+        let width = (prev.len() + 1).min(m);
+        let mut next = Vec::with_capacity(width);
+        for j in 1..=width {
+            let carry = (j >= 2).then(|| prev[j - 2]); // s(i-1, j-1); s(i-1, 0) is true
+            let stay = prev.get(j - 1).copied(); // s(i-1, j); false when j > i-1
+            let s = cnf.fresh_lit();
+            match (stay, carry) {
+                (Some(stay), Some(carry)) => {
+                    cnf.implies(stay, s);
+                    cnf.clause([!x, !carry, s]);
+                    cnf.clause([!s, stay, x]);
+                    cnf.clause([!s, stay, carry]);
+                }
+                (Some(stay), None) => {
+                    // j = 1: s <-> stay | x
+                    cnf.implies(stay, s);
+                    cnf.implies(x, s);
+                    cnf.clause([!s, stay, x]);
+                }
+                (None, Some(carry)) => {
+                    // j = i: s <-> x & carry
+                    cnf.implies(s, x);
+                    cnf.implies(s, carry);
+                    cnf.clause([!x, !carry, s]);
+                }
+                (None, None) => unreachable!("j = 1 always has s(i-1, 1)"),
+            }
+            next.push(s);
+        }
+        prev = next;
+    }
+    assert_eq!(prev.len(), m);
+    prev
+}

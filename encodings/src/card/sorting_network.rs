@@ -1,0 +1,76 @@
+//! Batcher's odd-even merge sorting network. Each comparator is two fresh variables
+//! (`max = a | b`, `min = a & b`, 6 clauses); sorting true-first makes output `j` true
+//! exactly when at least `j` inputs are. The inputs are padded to a power of two with the
+//! constant false, and comparators that touch a constant are folded away, so the cost is
+//! `O(n log^2 n)` comparators for `n` inputs.
+
+use crate::cnf::{Cnf, Lit};
+
+pub fn unary(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
+    let size = lits.len().next_power_of_two();
+    // None is the constant false.
+    let mut wires: Vec<Option<Lit>> = lits.iter().copied().map(Some).collect();
+    wires.resize(size, None);
+    for (hi, lo) in batcher_comparators(size) {
+        let (max, min) = match (wires[hi], wires[lo]) {
+            (Some(a), Some(b)) => {
+                let max = cnf.or_lit(&[a, b]);
+                let min = cnf.and_lit(&[a, b]);
+                (Some(max), Some(min))
+            }
+            (Some(a), None) | (None, Some(a)) => (Some(a), None),
+            (None, None) => (None, None),
+        };
+        wires[hi] = max;
+        wires[lo] = min;
+    }
+    wires[..m]
+        .iter()
+        .map(|w| w.expect("the first n sorted wires of n real inputs are never constant"))
+        .collect()
+}
+
+/// Comparators `(i, j)` with `i < j` for a network of `size` wires (a power of two);
+/// after all of them, the larger value sits on the smaller index.
+fn batcher_comparators(size: usize) -> Vec<(usize, usize)> {
+    let mut comparators = Vec::new();
+    let mut p = 1;
+    while p < size {
+        let mut k = p;
+        while k >= 1 {
+            let mut j = k % p;
+            while j + k < size {
+                for i in 0..k.min(size - j - k) {
+                    if (i + j) / (2 * p) == (i + j + k) / (2 * p) {
+                        comparators.push((i + j, i + j + k));
+                    }
+                }
+                j += 2 * k;
+            }
+            k /= 2;
+        }
+        p *= 2;
+    }
+    comparators
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn network_sorts_every_bit_vector() {
+        for size in [1usize, 2, 4, 8, 16] {
+            let comps = batcher_comparators(size);
+            for bits in 0..(1u32 << size) {
+                let mut v: Vec<bool> = (0..size).map(|i| bits >> i & 1 == 1).collect();
+                for &(a, b) in &comps {
+                    let (x, y) = (v[a] || v[b], v[a] && v[b]);
+                    v[a] = x;
+                    v[b] = y;
+                }
+                assert!(v.windows(2).all(|w| w[0] >= w[1]), "size {size} bits {bits}");
+            }
+        }
+    }
+}

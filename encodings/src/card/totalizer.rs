@@ -1,0 +1,61 @@
+//! Totalizer (Bailleux and Boufkhad 2003), both directions, truncated at `m`.
+//!
+//! A balanced binary tree; each node holds its leaves' count in unary, at most `m`
+//! outputs. Merging `a` and `b` outputs into `c = min(a + b, m)` costs `c` variables and
+//! at most `(a+1)(b+1)` clauses per direction; a tree over `n` leaves has about
+//! `n*log2(n)` output variables before truncation.
+
+use crate::cnf::{Cnf, Lit};
+
+pub fn unary(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
+    let mut out = node(cnf, lits, m);
+    out.truncate(m);
+    out
+}
+
+fn node(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
+    if lits.len() == 1 {
+        return vec![lits[0]];
+    }
+    let (left, right) = lits.split_at(lits.len() / 2);
+    let l = node(cnf, left, m);
+    let r = node(cnf, right, m);
+    let width = (l.len() + r.len()).min(m);
+    let o: Vec<Lit> = (0..width).map(|_| cnf.fresh_lit()).collect();
+    // Upward: l_i & r_j -> o_(i+j) (capped at width). Index 0 stands for "true".
+    for i in 0..=l.len() {
+        for j in 0..=r.len() {
+            if i + j == 0 {
+                continue;
+            }
+            let target = o[(i + j).min(width) - 1];
+            let mut clause = vec![target];
+            if i > 0 {
+                clause.push(!l[i - 1]);
+            }
+            if j > 0 {
+                clause.push(!r[j - 1]);
+            }
+            cnf.clause(clause);
+        }
+    }
+    // Downward: !l_(i+1) & !r_(j+1) -> !o_(i+j+1); a missing l_(i+1) is false unless the
+    // child was truncated, and a truncated child only matters past `width`.
+    for i in 0..=l.len() {
+        for j in 0..=r.len() {
+            let t = i + j + 1;
+            if t > width {
+                continue;
+            }
+            let mut clause = vec![!o[t - 1]];
+            if let Some(&li) = l.get(i) {
+                clause.push(li);
+            }
+            if let Some(&rj) = r.get(j) {
+                clause.push(rj);
+            }
+            cnf.clause(clause);
+        }
+    }
+    o
+}

@@ -1,0 +1,130 @@
+//! A rectangular grid of literals: the shape most puzzle rules are stated over.
+
+use crate::cnf::Lit;
+
+/// A cell position, `row` first (row 0 is the top).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell {
+    pub row: usize,
+    pub col: usize,
+}
+
+impl Cell {
+    pub fn new(row: usize, col: usize) -> Cell {
+        Cell { row, col }
+    }
+}
+
+/// Literals laid out row-major over `rows x cols` cells.
+#[derive(Clone, Debug)]
+pub struct LitGrid {
+    rows: usize,
+    cols: usize,
+    lits: Vec<Lit>,
+}
+
+impl LitGrid {
+    pub fn new(rows: usize, cols: usize, lits: Vec<Lit>) -> LitGrid {
+        assert_eq!(lits.len(), rows * cols, "grid size mismatch");
+        LitGrid { rows, cols, lits }
+    }
+
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    pub fn at(&self, cell: Cell) -> Lit {
+        self.lits[cell.row * self.cols + cell.col]
+    }
+
+    pub fn get(&self, row: usize, col: usize) -> Lit {
+        self.lits[row * self.cols + col]
+    }
+
+    /// All literals, row-major.
+    pub fn all(&self) -> &[Lit] {
+        &self.lits
+    }
+
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        (0..self.rows).flat_map(move |r| (0..self.cols).map(move |c| Cell::new(r, c)))
+    }
+
+    pub fn row(&self, row: usize) -> Vec<Lit> {
+        self.lits[row * self.cols..(row + 1) * self.cols].to_vec()
+    }
+
+    pub fn col(&self, col: usize) -> Vec<Lit> {
+        (0..self.rows).map(|r| self.get(r, col)).collect()
+    }
+
+    /// Every row's literals, top to bottom.
+    pub fn row_lines(&self) -> impl Iterator<Item = Vec<Lit>> + '_ {
+        (0..self.rows).map(move |r| self.row(r))
+    }
+
+    /// Every column's literals, left to right.
+    pub fn col_lines(&self) -> impl Iterator<Item = Vec<Lit>> + '_ {
+        (0..self.cols).map(move |c| self.col(c))
+    }
+
+    /// The literals of the given cells, in the order given.
+    pub fn select<'a, I: IntoIterator<Item = &'a Cell>>(&self, cells: I) -> Vec<Lit> {
+        cells.into_iter().map(|&c| self.at(c)).collect()
+    }
+
+    /// Each unordered pair of cells that touch by an edge or a corner, once.
+    pub fn king_adjacent_pairs(&self) -> Vec<(Lit, Lit)> {
+        let mut pairs = Vec::new();
+        for cell in self.cells() {
+            // Right, down-left, down, down-right: every touching pair is met exactly once.
+            for (dr, dc) in [(0isize, 1isize), (1, -1), (1, 0), (1, 1)] {
+                if let Some(other) = self.offset(cell, dr, dc) {
+                    pairs.push((self.at(cell), self.at(other)));
+                }
+            }
+        }
+        pairs
+    }
+
+    /// Each unordered pair of cells that share an edge, once.
+    pub fn orthogonal_pairs(&self) -> Vec<(Lit, Lit)> {
+        let mut pairs = Vec::new();
+        for cell in self.cells() {
+            for (dr, dc) in [(0isize, 1isize), (1, 0)] {
+                if let Some(other) = self.offset(cell, dr, dc) {
+                    pairs.push((self.at(cell), self.at(other)));
+                }
+            }
+        }
+        pairs
+    }
+
+    /// The cell `(dr, dc)` away from `cell`, if it is on the grid.
+    pub fn offset(&self, cell: Cell, dr: isize, dc: isize) -> Option<Cell> {
+        let r = cell.row.checked_add_signed(dr)?;
+        let c = cell.col.checked_add_signed(dc)?;
+        (r < self.rows && c < self.cols).then_some(Cell::new(r, c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cnf::Cnf;
+
+    #[test]
+    fn neighbour_pair_counts() {
+        let mut cnf = Cnf::new();
+        let g = cnf.bool_grid(3, 4);
+        // Horizontal 3*3, vertical 2*4, two diagonals 2*3 each.
+        assert_eq!(g.king_adjacent_pairs().len(), 9 + 8 + 6 + 6);
+        assert_eq!(g.orthogonal_pairs().len(), 9 + 8);
+        assert_eq!(g.col(1).len(), 3);
+        assert_eq!(g.row(2).len(), 4);
+    }
+}

@@ -1,0 +1,130 @@
+//! Star Battle as CNF: one primary variable per cell ("a star stands here").
+//!
+//! The rules, as encoded:
+//! 1. every zone holds exactly S stars;
+//! 2. no two stars touch, not even diagonally;
+//! 3. every row and 4. every column holds at most S stars (the seed's rule) or exactly S
+//!    (the standard puzzle).
+
+use crate::card::CardEncoding;
+use crate::cnf::Cnf;
+use crate::grid::{Cell, LitGrid};
+
+/// A zone: a labelled set of cells that must hold exactly S stars.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Zone {
+    pub label: char,
+    pub cells: Vec<Cell>,
+}
+
+/// A Star Battle puzzle: a grid partitioned into zones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    pub rows: usize,
+    pub cols: usize,
+    pub zones: Vec<Zone>,
+}
+
+impl Puzzle {
+    /// The zone label of every cell, row-major; `None` where no zone claims the cell.
+    pub fn labels(&self) -> Vec<Option<char>> {
+        let mut labels = vec![None; self.rows * self.cols];
+        for zone in &self.zones {
+            for cell in &zone.cells {
+                labels[cell.row * self.cols + cell.col] = Some(zone.label);
+            }
+        }
+        labels
+    }
+}
+
+/// How many stars a row or column may hold.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum LineRule {
+    /// At most S per row and column: the seed homework's variant.
+    #[default]
+    AtMost,
+    /// Exactly S per row and column: the standard puzzle.
+    Exact,
+}
+
+impl LineRule {
+    pub fn name(self) -> &'static str {
+        match self {
+            LineRule::AtMost => "at-most",
+            LineRule::Exact => "exact",
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub stars: usize,
+    pub line_rule: LineRule,
+    pub card: CardEncoding,
+}
+
+/// The CNF of a puzzle and the star variable of each cell.
+#[derive(Clone, Debug)]
+pub struct Encoded {
+    pub cnf: Cnf,
+    pub stars: LitGrid,
+}
+
+/// Where the stars stand: `true` for a star, row-major.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Stars {
+    pub rows: usize,
+    pub cols: usize,
+    pub star: Vec<bool>,
+}
+
+impl Stars {
+    pub fn has_star(&self, row: usize, col: usize) -> bool {
+        self.star[row * self.cols + col]
+    }
+}
+
+pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
+    let mut cnf = Cnf::new();
+    let star = cnf.bool_grid(puzzle.rows, puzzle.cols);
+    let s = options.stars;
+    let card = options.card;
+
+    cnf.begin_group("zones");
+    for zone in &puzzle.zones {
+        card.exactly(&mut cnf, &star.select(&zone.cells), s);
+    }
+    cnf.begin_group("no-touch");
+    for (a, b) in star.king_adjacent_pairs() {
+        cnf.clause([!a, !b]);
+    }
+    cnf.begin_group("rows");
+    for line in star.row_lines() {
+        line_constraint(&mut cnf, options, &line);
+    }
+    cnf.begin_group("columns");
+    for line in star.col_lines() {
+        line_constraint(&mut cnf, options, &line);
+    }
+    cnf.end_group();
+    Encoded { cnf, stars: star }
+}
+
+fn line_constraint(cnf: &mut Cnf, options: &Options, line: &[crate::cnf::Lit]) {
+    match options.line_rule {
+        LineRule::AtMost => options.card.at_most(cnf, line, options.stars),
+        LineRule::Exact => options.card.exactly(cnf, line, options.stars),
+    }
+}
+
+impl Encoded {
+    /// Reads the star grid off a total assignment (indexed by variable).
+    pub fn decode(&self, values: &[bool]) -> Stars {
+        Stars {
+            rows: self.stars.rows(),
+            cols: self.stars.cols(),
+            star: self.stars.all().iter().map(|l| l.eval(values)).collect(),
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! gridsat: read a grid puzzle, compile it to CNF, solve it, verify and print solutions.
+
+pub mod input;
+pub mod solver;
+pub mod star_battle;

@@ -1,0 +1,3 @@
+//! Star Battle: parse, verify, render, and the command line.
+
+pub mod cli;
