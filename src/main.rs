@@ -14,12 +14,15 @@ struct Cli {
 enum Command {
     /// Star Battle: zones, S stars each, no two touching.
     StarBattle(gridsat::star_battle::cli::Args),
+    /// Battleship solitaire: place the fleet to match row and column sums and hints.
+    Battleship(gridsat::battleship::cli::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::StarBattle(args) => gridsat::star_battle::cli::run(args),
+        Command::Battleship(args) => gridsat::battleship::cli::run(args),
     };
     match result {
         Ok(code) => code,

@@ -4,6 +4,7 @@
 //! grid-shaped literal arrays (`grid`) and cardinality constraints (`card`), and
 //! returns a `Cnf` plus a map from variables back to puzzle meaning.
 
+pub mod battleship;
 pub mod card;
 pub mod cnf;
 pub mod grid;

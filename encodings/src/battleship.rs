@@ -1,0 +1,458 @@
+//! Battleship solitaire as CNF.
+//!
+//! Primary (projected) variables: one per cell, "a ship covers this cell". Two boards are
+//! different solutions exactly when some cell differs; since no two ships touch, the ship
+//! cells of a board split into ships in one way only, so swapping identical ships never
+//! makes a new solution and an `unknown` ship is simply whatever length its cells have.
+//!
+//! The rules, as encoded:
+//! 1. ship shape: no two ship cells touch diagonally. With that, every orthogonally
+//!    connected group of ship cells is a straight segment, and different segments never
+//!    touch, not even at a corner;
+//! 2. ships: one auxiliary variable per possible ship `Placement` (length, upper-left cell,
+//!    orientation), equal to "its cells are ship and the cells just beyond both ends are
+//!    water" — exactly one placement is true per segment on the board; every ship cell is
+//!    covered by a true placement of a length the fleet allows;
+//! 3. fleet: per length, the number of true placements is the number of known ships of that
+//!    length (at least that many when `unknown` ships may take it), and the total is the
+//!    fleet size;
+//! 4. row and column sums (cardinality encoding of choice); a `?` sum adds nothing;
+//! 5. hints, one rule per piece.
+//!
+//! Every auxiliary variable is a function of the cells (placements are conjunctions of
+//! cells, cardinality counters are functions of their inputs), so a projected counter and
+//! an unprojected one agree.
+
+use crate::card::CardEncoding;
+use crate::cnf::{Cnf, Lit};
+use crate::grid::{Cell, LitGrid};
+
+/// The longest ship the puzzle knows (a tanker).
+pub const MAX_SHIP_LENGTH: usize = 7;
+
+/// A ship type of the seed's fleet, named by length.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ShipType {
+    Submarine,
+    Destroyer,
+    Cruiser,
+    Battleship,
+    Carrier,
+    Cargo,
+    Tanker,
+}
+
+impl ShipType {
+    pub const ALL: [ShipType; 7] = [
+        ShipType::Submarine,
+        ShipType::Destroyer,
+        ShipType::Cruiser,
+        ShipType::Battleship,
+        ShipType::Carrier,
+        ShipType::Cargo,
+        ShipType::Tanker,
+    ];
+
+    pub fn length(self) -> usize {
+        self as usize + 1
+    }
+
+    /// The type of a ship of `length` cells, for lengths 1..=7.
+    pub fn of_length(length: usize) -> Option<ShipType> {
+        ShipType::ALL.get(length.checked_sub(1)?).copied()
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ShipType::Submarine => "submarine",
+            ShipType::Destroyer => "destroyer",
+            ShipType::Cruiser => "cruiser",
+            ShipType::Battleship => "battleship",
+            ShipType::Carrier => "carrier",
+            ShipType::Cargo => "cargo",
+            ShipType::Tanker => "tanker",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ShipType> {
+        ShipType::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
+/// One line of the fleet list: a ship of known type, or an `unknown` one (length 1..=7).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FleetShip {
+    Known(ShipType),
+    Unknown,
+}
+
+/// What a cell hint says the cell holds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Piece {
+    /// `o`: a whole submarine.
+    Submarine,
+    /// `<`: the left end of a horizontal ship of length >= 2.
+    LeftEnd,
+    /// `>`: the right end of a horizontal ship of length >= 2.
+    RightEnd,
+    /// `^`: the top end of a vertical ship of length >= 2.
+    TopEnd,
+    /// `v`: the bottom end of a vertical ship of length >= 2.
+    BottomEnd,
+    /// `X`: a middle cell (not an end) of a ship of length >= 3.
+    Middle,
+    /// `_`: open water.
+    Water,
+}
+
+impl Piece {
+    pub const ALL: [Piece; 7] = [
+        Piece::Submarine,
+        Piece::LeftEnd,
+        Piece::RightEnd,
+        Piece::TopEnd,
+        Piece::BottomEnd,
+        Piece::Middle,
+        Piece::Water,
+    ];
+
+    /// The character of the input format (and, but for water, of the board drawing).
+    pub fn symbol(self) -> char {
+        match self {
+            Piece::Submarine => 'o',
+            Piece::LeftEnd => '<',
+            Piece::RightEnd => '>',
+            Piece::TopEnd => '^',
+            Piece::BottomEnd => 'v',
+            Piece::Middle => 'X',
+            Piece::Water => '_',
+        }
+    }
+
+    pub fn from_symbol(symbol: char) -> Option<Piece> {
+        Piece::ALL.into_iter().find(|p| p.symbol() == symbol)
+    }
+}
+
+/// A cell hint: `constraint ROW COL CH`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Hint {
+    pub cell: Cell,
+    pub piece: Piece,
+}
+
+/// A Battleship puzzle: the board, its sums (`None` for `?`), the fleet and the hints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    pub rows: usize,
+    pub cols: usize,
+    pub row_sums: Vec<Option<usize>>,
+    pub col_sums: Vec<Option<usize>>,
+    pub fleet: Vec<FleetShip>,
+    pub hints: Vec<Hint>,
+}
+
+impl Puzzle {
+    /// Number of ships of each known length (index = length), and of `unknown` ships.
+    pub fn fleet_census(&self) -> ([usize; MAX_SHIP_LENGTH + 1], usize) {
+        let mut known = [0; MAX_SHIP_LENGTH + 1];
+        let mut unknown = 0;
+        for ship in &self.fleet {
+            match ship {
+                FleetShip::Known(t) => known[t.length()] += 1,
+                FleetShip::Unknown => unknown += 1,
+            }
+        }
+        (known, unknown)
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Orientation {
+    Horizontal,
+    Vertical,
+}
+
+/// A ship on the board: its length, its upper-left cell and its orientation. A ship of
+/// length 1 is always `Horizontal`, so each set of cells has exactly one `Placement`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Placement {
+    pub top_left: Cell,
+    pub length: usize,
+    pub orientation: Orientation,
+}
+
+impl Placement {
+    /// The `k`-th cell from the upper-left end.
+    pub fn cell(&self, k: usize) -> Cell {
+        let Cell { row, col } = self.top_left;
+        match self.orientation {
+            Orientation::Horizontal => Cell::new(row, col + k),
+            Orientation::Vertical => Cell::new(row + k, col),
+        }
+    }
+
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        (0..self.length).map(|k| self.cell(k))
+    }
+
+    pub fn ship_type(&self) -> Option<ShipType> {
+        ShipType::of_length(self.length)
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Options {
+    /// The encoding of the row and column sums and of the fleet counts.
+    pub card: CardEncoding,
+}
+
+/// The CNF of a puzzle, the cell variables (the projection) and the placement variables.
+#[derive(Clone, Debug)]
+pub struct Encoded {
+    pub cnf: Cnf,
+    pub cells: LitGrid,
+    pub placements: Vec<(Placement, Lit)>,
+}
+
+pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
+    let mut cnf = Cnf::new();
+    let ship = cnf.bool_grid(puzzle.rows, puzzle.cols);
+    let card = options.card;
+    let (known, unknown) = puzzle.fleet_census();
+
+    cnf.begin_group("ship shape");
+    for (a, b) in diagonal_pairs(&ship) {
+        cnf.clause([!a, !b]);
+    }
+
+    cnf.begin_group("ships");
+    let allowed = |length: usize| unknown > 0 || known[length] > 0;
+    let placements = placements_of(puzzle.rows, puzzle.cols, allowed, &ship, &mut cnf);
+    let mut covering: Vec<Vec<Lit>> = vec![Vec::new(); puzzle.rows * puzzle.cols];
+    for (placement, lit) in &placements {
+        for cell in placement.cells() {
+            covering[cell.row * puzzle.cols + cell.col].push(*lit);
+        }
+    }
+    for (cell, cover) in ship.cells().zip(&covering) {
+        cnf.clause([!ship.at(cell)].into_iter().chain(cover.iter().copied()));
+    }
+
+    cnf.begin_group("fleet");
+    let fleet_size = puzzle.fleet.len();
+    // No board holds more pairwise non-touching ships than it has 2x2 blocks (rounded
+    // up); a larger fleet is impossible, and saying so directly keeps a huge fleet list
+    // from building a huge counter.
+    if fleet_size > puzzle.rows.div_ceil(2) * puzzle.cols.div_ceil(2) {
+        cnf.clause([]);
+    } else {
+        for length in 1..=MAX_SHIP_LENGTH {
+            let of_length: Vec<Lit> = placements
+                .iter()
+                .filter(|(p, _)| p.length == length)
+                .map(|&(_, lit)| lit)
+                .collect();
+            if unknown == 0 {
+                card.exactly(&mut cnf, &of_length, known[length]);
+            } else {
+                card.at_least(&mut cnf, &of_length, known[length]);
+            }
+        }
+        if unknown > 0 {
+            let all: Vec<Lit> = placements.iter().map(|&(_, lit)| lit).collect();
+            card.exactly(&mut cnf, &all, fleet_size);
+        }
+    }
+
+    cnf.begin_group("row sums");
+    for (line, sum) in ship.row_lines().zip(&puzzle.row_sums) {
+        if let Some(sum) = *sum {
+            card.exactly(&mut cnf, &line, sum);
+        }
+    }
+    cnf.begin_group("column sums");
+    for (line, sum) in ship.col_lines().zip(&puzzle.col_sums) {
+        if let Some(sum) = *sum {
+            card.exactly(&mut cnf, &line, sum);
+        }
+    }
+
+    cnf.begin_group("hints");
+    for hint in &puzzle.hints {
+        encode_hint(&mut cnf, &ship, hint);
+    }
+    cnf.end_group();
+
+    Encoded {
+        cnf,
+        cells: ship,
+        placements,
+    }
+}
+
+/// Each unordered pair of cells that touch only at a corner, once.
+fn diagonal_pairs(grid: &LitGrid) -> Vec<(Lit, Lit)> {
+    let mut pairs = Vec::new();
+    for cell in grid.cells() {
+        for dc in [-1isize, 1] {
+            if let Some(other) = grid.offset(cell, 1, dc) {
+                pairs.push((grid.at(cell), grid.at(other)));
+            }
+        }
+    }
+    pairs
+}
+
+/// Every placement of an allowed length that fits the board, each with a fresh literal
+/// equal to "these cells are ship, the cells just beyond both ends are water".
+fn placements_of(
+    rows: usize,
+    cols: usize,
+    allowed: impl Fn(usize) -> bool,
+    ship: &LitGrid,
+    cnf: &mut Cnf,
+) -> Vec<(Placement, Lit)> {
+    let mut out = Vec::new();
+    for length in (1..=MAX_SHIP_LENGTH).filter(|&l| allowed(l)) {
+        for top_left in ship.cells() {
+            let orientations: &[Orientation] = if length == 1 {
+                &[Orientation::Horizontal]
+            } else {
+                &[Orientation::Horizontal, Orientation::Vertical]
+            };
+            for &orientation in orientations {
+                let placement = Placement {
+                    top_left,
+                    length,
+                    orientation,
+                };
+                let end = placement.cell(length - 1);
+                if end.row >= rows || end.col >= cols {
+                    continue;
+                }
+                let mut conjuncts: Vec<Lit> = placement.cells().map(|c| ship.at(c)).collect();
+                conjuncts.extend(
+                    beyond_ends(ship, &placement)
+                        .into_iter()
+                        .map(|c| !ship.at(c)),
+                );
+                out.push((placement, cnf.and_lit(&conjuncts)));
+            }
+        }
+    }
+    out
+}
+
+/// The on-board cells that must be water for `placement` to be a whole ship: the cells
+/// just beyond each end (and for a submarine, all four orthogonal neighbours).
+fn beyond_ends(grid: &LitGrid, placement: &Placement) -> Vec<Cell> {
+    let first = placement.top_left;
+    let last = placement.cell(placement.length - 1);
+    let steps: &[(Cell, isize, isize)] = match (placement.length, placement.orientation) {
+        (1, _) => &[(first, 0, -1), (first, 0, 1), (first, -1, 0), (first, 1, 0)],
+        (_, Orientation::Horizontal) => &[(first, 0, -1), (last, 0, 1)],
+        (_, Orientation::Vertical) => &[(first, -1, 0), (last, 1, 0)],
+    };
+    steps
+        .iter()
+        .filter_map(|&(cell, dr, dc)| grid.offset(cell, dr, dc))
+        .collect()
+}
+
+fn encode_hint(cnf: &mut Cnf, ship: &LitGrid, hint: &Hint) {
+    let cell = hint.cell;
+    // The neighbour `(dr, dc)` away is ship; off the board that is impossible.
+    let ship_at = |dr, dc| ship.offset(cell, dr, dc).map(|c| ship.at(c));
+    let here = ship.at(cell);
+    let must_be_ship = |cnf: &mut Cnf, lit: Option<Lit>| cnf.clause(lit);
+    let must_be_water = |cnf: &mut Cnf, lit: Option<Lit>| {
+        if let Some(l) = lit {
+            cnf.clause([!l]);
+        }
+    };
+    const LEFT: (isize, isize) = (0, -1);
+    const RIGHT: (isize, isize) = (0, 1);
+    const UP: (isize, isize) = (-1, 0);
+    const DOWN: (isize, isize) = (1, 0);
+    let at = |(dr, dc): (isize, isize)| ship_at(dr, dc);
+    if hint.piece == Piece::Water {
+        cnf.clause([!here]);
+        return;
+    }
+    cnf.clause([here]);
+    // Ship cells are straight segments (rule 1), so naming which neighbours are ship
+    // and which are water pins down the piece.
+    let (ship_sides, water_sides): (&[_], &[_]) = match hint.piece {
+        Piece::Submarine => (&[], &[LEFT, RIGHT, UP, DOWN]),
+        Piece::LeftEnd => (&[RIGHT], &[LEFT]),
+        Piece::RightEnd => (&[LEFT], &[RIGHT]),
+        Piece::TopEnd => (&[DOWN], &[UP]),
+        Piece::BottomEnd => (&[UP], &[DOWN]),
+        Piece::Middle => {
+            // (left and right) or (up and down), as four clauses.
+            for h in [LEFT, RIGHT] {
+                for v in [UP, DOWN] {
+                    cnf.clause(at(h).into_iter().chain(at(v)));
+                }
+            }
+            (&[], &[])
+        }
+        Piece::Water => unreachable!("handled above"),
+    };
+    for &side in ship_sides {
+        must_be_ship(cnf, at(side));
+    }
+    for &side in water_sides {
+        must_be_water(cnf, at(side));
+    }
+}
+
+impl Encoded {
+    /// The ships of a solution (total assignment indexed by variable), upper-left cells
+    /// in row-major order.
+    pub fn decode(&self, values: &[bool]) -> Vec<Placement> {
+        let mut ships: Vec<Placement> = self
+            .placements
+            .iter()
+            .filter(|(_, lit)| lit.eval(values))
+            .map(|&(p, _)| p)
+            .collect();
+        ships.sort();
+        ships
+    }
+
+    /// Whether each cell is ship, row-major.
+    pub fn decode_cells(&self, values: &[bool]) -> Vec<bool> {
+        self.cells.all().iter().map(|l| l.eval(values)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_lengths_and_symbols_round_trip() {
+        for t in ShipType::ALL {
+            assert_eq!(ShipType::from_name(t.name()), Some(t));
+            assert_eq!(ShipType::of_length(t.length()), Some(t));
+        }
+        assert_eq!(ShipType::of_length(0), None);
+        assert_eq!(ShipType::of_length(8), None);
+        for p in Piece::ALL {
+            assert_eq!(Piece::from_symbol(p.symbol()), Some(p));
+        }
+    }
+
+    #[test]
+    fn placements_list_cells_from_the_upper_left() {
+        let p = Placement {
+            top_left: Cell::new(2, 3),
+            length: 3,
+            orientation: Orientation::Vertical,
+        };
+        let cells: Vec<Cell> = p.cells().collect();
+        assert_eq!(cells, [Cell::new(2, 3), Cell::new(3, 3), Cell::new(4, 3)]);
+    }
+}

@@ -1,0 +1,7 @@
+//! Battleship solitaire: parse, solve, verify, render, and the command line.
+
+pub mod cli;
+pub mod parse;
+pub mod render;
+pub mod solve;
+pub mod verify;

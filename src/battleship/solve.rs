@@ -1,0 +1,125 @@
+//! Solving a Battleship puzzle. Every listing and counting of solutions goes through
+//! `list_solutions`, so that the counting engine of issue 3 can replace enumeration by
+//! blocking clauses in this one place.
+//!
+//! Each solution is checked twice before anyone sees it: the ships read off the placement
+//! variables must cover exactly the cells the cell variables call ship, and the
+//! independent rule checker (`verify`) must accept them. A failure is an internal error.
+
+use super::verify::verify;
+use crate::solver::{Session, Uniqueness};
+use anyhow::{bail, Context};
+use gridsat_encodings::battleship::{Encoded, Placement, Puzzle};
+use gridsat_encodings::grid::Cell;
+use std::ops::ControlFlow;
+
+/// How a listing ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Listing {
+    /// Solutions handed to the visitor.
+    pub found: u64,
+    /// True when these are all the solutions (no limit cut the listing short).
+    pub complete: bool,
+}
+
+/// Reads the ships off a solver assignment and checks them (see the module docs).
+pub fn checked_ships(puzzle: &Puzzle, encoded: &Encoded, values: &[bool]) -> anyhow::Result<Vec<Placement>> {
+    let ships = encoded.decode(values);
+    let mut covered = vec![false; puzzle.rows * puzzle.cols];
+    for ship in &ships {
+        for cell in ship.cells() {
+            covered[cell.row * puzzle.cols + cell.col] = true;
+        }
+    }
+    if covered != encoded.decode_cells(values) {
+        bail!("internal error: the solver's ships and ship cells disagree (an encoding bug)");
+    }
+    verify(puzzle, &ships)
+        .context("internal error: the solver returned a board that breaks the rules (an encoding bug)")?;
+    Ok(ships)
+}
+
+/// Visits distinct solutions (distinct boards) until there are no more, `limit` were
+/// visited, or `visit` breaks.
+pub fn list_solutions(
+    puzzle: &Puzzle,
+    encoded: &Encoded,
+    limit: Option<u64>,
+    mut visit: impl FnMut(&[Placement]) -> ControlFlow<()>,
+) -> anyhow::Result<Listing> {
+    let mut session = Session::new(&encoded.cnf);
+    let mut failure = None;
+    let mut visited = 0u64;
+    let mut stopped = false;
+    // One solution past the limit tells whether the listing is complete.
+    let found = session.enumerate(limit.map(|l| l.saturating_add(1)), |values| {
+        if limit.is_some_and(|l| visited >= l) {
+            return ControlFlow::Break(());
+        }
+        match checked_ships(puzzle, encoded, values) {
+            Ok(ships) => {
+                visited += 1;
+                let flow = visit(&ships);
+                stopped = flow.is_break();
+                flow
+            }
+            Err(e) => {
+                failure = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    })?;
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    Ok(Listing {
+        found: visited,
+        complete: !stopped && found == visited,
+    })
+}
+
+/// The number of solutions (at most `limit`).
+pub fn count_solutions(puzzle: &Puzzle, encoded: &Encoded, limit: Option<u64>) -> anyhow::Result<Listing> {
+    list_solutions(puzzle, encoded, limit, |_| ControlFlow::Continue(()))
+}
+
+/// Whether the puzzle has no, one or several solutions.
+pub enum Verdict {
+    NoSolution,
+    Unique(Vec<Placement>),
+    /// Two solutions and the cells where their boards differ.
+    Multiple(Vec<Placement>, Vec<Placement>, Vec<Cell>),
+}
+
+pub fn uniqueness(puzzle: &Puzzle, encoded: &Encoded) -> anyhow::Result<Verdict> {
+    Ok(match Session::new(&encoded.cnf).uniqueness()? {
+        Uniqueness::NoSolution => Verdict::NoSolution,
+        Uniqueness::Unique(a) => Verdict::Unique(checked_ships(puzzle, encoded, &a)?),
+        Uniqueness::Multiple(a, b) => {
+            let differing = encoded
+                .cells
+                .cells()
+                .filter(|&c| encoded.cells.at(c).eval(&a) != encoded.cells.at(c).eval(&b))
+                .collect();
+            Verdict::Multiple(
+                checked_ships(puzzle, encoded, &a)?,
+                checked_ships(puzzle, encoded, &b)?,
+                differing,
+            )
+        }
+    })
+}
+
+/// Per cell (row-major): `Some(true)` ship in every solution, `Some(false)` water in
+/// every solution, `None` when solutions differ; `None` overall when there is no solution.
+pub fn determined(encoded: &Encoded) -> anyhow::Result<Option<Vec<Option<bool>>>> {
+    let Some(fixed) = Session::new(&encoded.cnf).determined()? else {
+        return Ok(None);
+    };
+    // The projection is the cell grid, in row-major order (see the encoding).
+    let projection = encoded.cnf.projection();
+    if !projection.iter().map(|v| v.index()).eq(encoded.cells.all().iter().map(|l| l.var().index())) {
+        bail!("internal error: the projection is not the cell grid");
+    }
+    Ok(Some(fixed))
+}
