@@ -228,7 +228,7 @@ pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
 
     cnf.begin_group("ships");
     let allowed = |length: usize| unknown > 0 || known[length] > 0;
-    let placements = placements_of(puzzle.rows, puzzle.cols, allowed, &ship, &mut cnf);
+    let placements = placements_of(puzzle, allowed, &ship, &mut cnf);
     let mut covering: Vec<Vec<Lit>> = vec![Vec::new(); puzzle.rows * puzzle.cols];
     for (placement, lit) in &placements {
         for cell in placement.cells() {
@@ -304,11 +304,15 @@ fn diagonal_pairs(grid: &LitGrid) -> Vec<(Lit, Lit)> {
     pairs
 }
 
-/// Every placement of an allowed length that fits the board, each with a fresh literal
-/// equal to "these cells are ship, the cells just beyond both ends are water".
+/// Every placement of an allowed length that fits the board and that the sums and hints
+/// do not rule out on their own, each with a fresh literal equal to "these cells are ship,
+/// the cells just beyond both ends are water".
+///
+/// Leaving out a placement the other rules forbid anyway changes no solution, and it
+/// matters: every placement costs a variable, clauses and counter inputs, and the solver's
+/// work per enumerated solution grows with the formula.
 fn placements_of(
-    rows: usize,
-    cols: usize,
+    puzzle: &Puzzle,
     allowed: impl Fn(usize) -> bool,
     ship: &LitGrid,
     cnf: &mut Cnf,
@@ -328,7 +332,7 @@ fn placements_of(
                     orientation,
                 };
                 let end = placement.cell(length - 1);
-                if end.row >= rows || end.col >= cols {
+                if end.row >= puzzle.rows || end.col >= puzzle.cols || ruled_out(puzzle, &placement, ship) {
                     continue;
                 }
                 let mut conjuncts: Vec<Lit> = placement.cells().map(|c| ship.at(c)).collect();
@@ -342,6 +346,46 @@ fn placements_of(
         }
     }
     out
+}
+
+/// True when a known sum is too small for the placement's cells, or a hint contradicts
+/// it: a hint on one of its cells that names another piece, or a ship piece just beyond
+/// one of its ends.
+fn ruled_out(puzzle: &Puzzle, placement: &Placement, ship: &LitGrid) -> bool {
+    let (along, across) = match placement.orientation {
+        Orientation::Horizontal => (&puzzle.row_sums, &puzzle.col_sums),
+        Orientation::Vertical => (&puzzle.col_sums, &puzzle.row_sums),
+    };
+    let first = placement.top_left;
+    let (line, start) = match placement.orientation {
+        Orientation::Horizontal => (first.row, first.col),
+        Orientation::Vertical => (first.col, first.row),
+    };
+    if along[line].is_some_and(|s| s < placement.length)
+        || (start..start + placement.length).any(|i| across[i] == Some(0))
+    {
+        return true;
+    }
+    let ends = beyond_ends(ship, placement);
+    puzzle.hints.iter().any(|hint| {
+        match placement.cells().position(|c| c == hint.cell) {
+            Some(k) => hint.piece != piece_of(placement, k),
+            None => hint.piece != Piece::Water && ends.contains(&hint.cell),
+        }
+    })
+}
+
+/// The piece the `k`-th cell of `placement` shows.
+fn piece_of(placement: &Placement, k: usize) -> Piece {
+    let last = placement.length - 1;
+    match (placement.orientation, k) {
+        _ if placement.length == 1 => Piece::Submarine,
+        (Orientation::Horizontal, 0) => Piece::LeftEnd,
+        (Orientation::Horizontal, k) if k == last => Piece::RightEnd,
+        (Orientation::Vertical, 0) => Piece::TopEnd,
+        (Orientation::Vertical, k) if k == last => Piece::BottomEnd,
+        _ => Piece::Middle,
+    }
 }
 
 /// The on-board cells that must be water for `placement` to be a whole ship: the cells
