@@ -16,7 +16,8 @@
 //! 3. fleet: per length, the number of true placements is the number of known ships of that
 //!    length (at least that many when `unknown` ships may take it), and the total is the
 //!    fleet size;
-//! 4. row and column sums (cardinality encoding of choice); a `?` sum adds nothing;
+//! 4. row and column sums (cardinality encoding of choice; the fleet counts always use
+//!    the sequential counter, see `FLEET_CARD`); a `?` sum adds nothing;
 //! 5. hints, one rule per piece.
 //!
 //! Every auxiliary variable is a function of the cells (placements are conjunctions of
@@ -203,8 +204,41 @@ impl Placement {
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct Options {
-    /// The encoding of the row and column sums and of the fleet counts.
+    /// The encoding of the row and column sums.
     pub card: CardEncoding,
+}
+
+/// The encoding of the fleet counts, whatever `Options::card` says: they count over
+/// hundreds of placements, where `Pairwise` would need astronomically many clauses.
+pub const FLEET_CARD: CardEncoding = CardEncoding::SequentialCounter;
+
+/// How many clauses the `Pairwise` encoding of the known row and column sums would take
+/// (saturating): `C(n, s+1)` to forbid more than `s` of `n` cells and `C(n, n-s+1)` to
+/// forbid fewer. Lets a front end refuse a pairwise encoding too large to build.
+pub fn pairwise_sum_clauses(puzzle: &Puzzle) -> u128 {
+    let line = |n: usize, sum: &Option<usize>| match *sum {
+        Some(s) if s < n && s > 0 => binomial(n, s + 1).saturating_add(binomial(n, n - s + 1)),
+        _ => 0,
+    };
+    let rows = puzzle.row_sums.iter().map(|s| line(puzzle.cols, s));
+    let cols = puzzle.col_sums.iter().map(|s| line(puzzle.rows, s));
+    rows.chain(cols).fold(0, u128::saturating_add)
+}
+
+fn binomial(n: usize, k: usize) -> u128 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    let mut value: u128 = 1;
+    for i in 0..k {
+        // value * (n - i) / (i + 1) stays exact: it is C(n, i + 1) * (i + 1)! / (i + 1)!.
+        value = match value.checked_mul((n - i) as u128) {
+            Some(v) => v / (i as u128 + 1),
+            None => return u128::MAX,
+        };
+    }
+    value
 }
 
 /// The CNF of a puzzle, the cell variables (the projection) and the placement variables.
@@ -254,14 +288,14 @@ pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
                 .map(|&(_, lit)| lit)
                 .collect();
             if unknown == 0 {
-                card.exactly(&mut cnf, &of_length, known[length]);
+                FLEET_CARD.exactly(&mut cnf, &of_length, known[length]);
             } else {
-                card.at_least(&mut cnf, &of_length, known[length]);
+                FLEET_CARD.at_least(&mut cnf, &of_length, known[length]);
             }
         }
         if unknown > 0 {
             let all: Vec<Lit> = placements.iter().map(|&(_, lit)| lit).collect();
-            card.exactly(&mut cnf, &all, fleet_size);
+            FLEET_CARD.exactly(&mut cnf, &all, fleet_size);
         }
     }
 
@@ -332,7 +366,10 @@ fn placements_of(
                     orientation,
                 };
                 let end = placement.cell(length - 1);
-                if end.row >= puzzle.rows || end.col >= puzzle.cols || ruled_out(puzzle, &placement, ship) {
+                if end.row >= puzzle.rows
+                    || end.col >= puzzle.cols
+                    || ruled_out(puzzle, &placement, ship)
+                {
                     continue;
                 }
                 let mut conjuncts: Vec<Lit> = placement.cells().map(|c| ship.at(c)).collect();
@@ -367,12 +404,12 @@ fn ruled_out(puzzle: &Puzzle, placement: &Placement, ship: &LitGrid) -> bool {
         return true;
     }
     let ends = beyond_ends(ship, placement);
-    puzzle.hints.iter().any(|hint| {
-        match placement.cells().position(|c| c == hint.cell) {
+    puzzle.hints.iter().any(
+        |hint| match placement.cells().position(|c| c == hint.cell) {
             Some(k) => hint.piece != piece_of(placement, k),
             None => hint.piece != Piece::Water && ends.contains(&hint.cell),
-        }
-    })
+        },
+    )
 }
 
 /// The piece the `k`-th cell of `placement` shows.
@@ -487,6 +524,24 @@ mod tests {
         for p in Piece::ALL {
             assert_eq!(Piece::from_symbol(p.symbol()), Some(p));
         }
+    }
+
+    #[test]
+    fn binomials_and_pairwise_cost() {
+        assert_eq!(binomial(10, 3), 120);
+        assert_eq!(binomial(10, 0), 1);
+        assert_eq!(binomial(3, 5), 0);
+        assert_eq!(binomial(300, 150), u128::MAX);
+        let puzzle = Puzzle {
+            rows: 1,
+            cols: 4,
+            row_sums: vec![Some(2)],
+            col_sums: vec![None, Some(0), Some(1), None],
+            fleet: vec![],
+            hints: vec![],
+        };
+        // Row: C(4, 3) + C(4, 3); columns of one cell with sum 0 or 1 need no clauses.
+        assert_eq!(pairwise_sum_clauses(&puzzle), 8);
     }
 
     #[test]

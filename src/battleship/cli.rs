@@ -7,7 +7,7 @@ use super::parse::parse_puzzle;
 use super::render::{json_solution, write_board, write_solution, JsonSolution};
 use super::solve::{count_solutions, determined, list_solutions, uniqueness, Listing, Verdict};
 use crate::input::{read_puzzle_file, InputError};
-use gridsat_encodings::battleship::{encode, Options, Puzzle};
+use gridsat_encodings::battleship::{encode, pairwise_sum_clauses, Options, Puzzle};
 use gridsat_encodings::card::CardEncoding;
 use serde_json::json;
 use std::io::{self, Write};
@@ -59,8 +59,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 
-    /// Cardinality encoding of the row/column sums and the fleet counts: pairwise,
-    /// sequential, totalizer or sorting-network.
+    /// Cardinality encoding of the row and column sums: pairwise, sequential, totalizer
+    /// or sorting-network. (The fleet counts always use the sequential counter.)
     #[arg(long, value_name = "ENCODING", default_value = "sequential")]
     pub card: CardEncoding,
 
@@ -69,6 +69,9 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub dimacs: Option<PathBuf>,
 }
+
+/// The most clauses `--card pairwise` may build for the sums (about 100 MB of clauses).
+pub const MAX_PAIRWISE_CLAUSES: u128 = 10_000_000;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -119,6 +122,17 @@ pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<ExitCode> {
 
 /// Answers the question `args` asks about `puzzle` on `out`.
 pub fn answer(args: &Args, puzzle: &Puzzle, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    if args.card == CardEncoding::Pairwise {
+        let clauses = pairwise_sum_clauses(puzzle);
+        if clauses > MAX_PAIRWISE_CLAUSES {
+            anyhow::bail!(
+                "{}: the pairwise encoding of these sums needs {} clauses (over {MAX_PAIRWISE_CLAUSES}); \
+                 choose another --card",
+                args.puzzle.display(),
+                if clauses == u128::MAX { "more than 2^128".to_string() } else { clauses.to_string() }
+            );
+        }
+    }
     let encoded = encode(puzzle, &Options { card: args.card });
     if let Some(path) = &args.dimacs {
         if path.as_os_str() == "-" {
@@ -161,7 +175,12 @@ pub fn answer(args: &Args, puzzle: &Puzzle, out: &mut impl Write) -> anyhow::Res
             } else if listing.found == 0 {
                 writeln!(out, "No solutions")?;
             } else if all {
-                writeln!(out, "Found {} solution(s){}", listing.found, limit_note(&listing))?;
+                writeln!(
+                    out,
+                    "Found {} solution(s){}",
+                    listing.found,
+                    limit_note(&listing)
+                )?;
             }
         }
         Mode::Count => {
@@ -203,7 +222,9 @@ fn write_uniqueness(
     if json {
         let value = match verdict {
             Verdict::NoSolution => json!({ "verdict": "none" }),
-            Verdict::Unique(a) => json!({ "verdict": "unique", "solution": json_solution(puzzle, a) }),
+            Verdict::Unique(a) => {
+                json!({ "verdict": "unique", "solution": json_solution(puzzle, a) })
+            }
             Verdict::Multiple(a, b, cells) => json!({
                 "verdict": "multiple",
                 "witnesses": [json_solution(puzzle, a), json_solution(puzzle, b)],
@@ -223,8 +244,16 @@ fn write_uniqueness(
             writeln!(out, "Several solutions; two of them:")?;
             write_solution(out, puzzle, a)?;
             write_solution(out, puzzle, b)?;
-            let list: Vec<String> = cells.iter().map(|c| format!("({}, {})", c.row, c.col)).collect();
-            writeln!(out, "They differ in {} cell(s): {}", cells.len(), list.join(" "))?;
+            let list: Vec<String> = cells
+                .iter()
+                .map(|c| format!("({}, {})", c.row, c.col))
+                .collect();
+            writeln!(
+                out,
+                "They differ in {} cell(s): {}",
+                cells.len(),
+                list.join(" ")
+            )?;
         }
     }
     Ok(code)
@@ -259,7 +288,10 @@ fn write_determined(
             write_board(out, puzzle, &symbols)?;
         }
         (Some(symbols), true) => {
-            let rows: Vec<String> = symbols.chunks(puzzle.cols).map(|r| r.iter().collect()).collect();
+            let rows: Vec<String> = symbols
+                .chunks(puzzle.cols)
+                .map(|r| r.iter().collect())
+                .collect();
             writeln!(out, "{}", json!({ "solvable": true, "cells": rows }))?;
         }
     }

@@ -121,11 +121,13 @@ impl Builder {
                 args.len()
             ));
         };
-        let side = |word: &str, what: &str| match number(word) {
+        let side = |word: &str, what: &str| {
+            match number(word) {
             Some(n) if (1..=MAX_BOARD_SIDE).contains(&n) => Ok(n),
             _ => Err(format!(
                 "the number of {what} must be a whole number from 1 to {MAX_BOARD_SIDE}, not '{word}'"
             )),
+        }
         };
         let size = (side(rows, "rows")?, side(cols, "columns")?);
         set_once(&mut self.board, size, "board")
@@ -164,9 +166,7 @@ impl Builder {
         };
         let cell = Cell::new(index(row, "row", rows)?, index(col, "column", cols)?);
         let piece = piece(symbol).ok_or_else(|| {
-            format!(
-                "unknown constraint character '{symbol}' (expected one of o < > ^ v X _)"
-            )
+            format!("unknown constraint character '{symbol}' (expected one of o < > ^ v X _)")
         })?;
         self.hints.push(Hint { cell, piece });
         Ok(())
@@ -242,10 +242,22 @@ mod tests {
     fn errors_name_the_line() {
         let cases = [
             ("board 2 2\nrows 1 1\ncols 1 1\nfrigate\n", 4, "frigate"),
-            ("board 2 2\nrows 1\ncols 1 1\n", 2, "wrong number of row sums"),
+            (
+                "board 2 2\nrows 1\ncols 1 1\n",
+                2,
+                "wrong number of row sums",
+            ),
             ("board 2 2\nrows 1 1\ncols 1 x\n", 3, "'x'"),
-            ("board 2 2\nrows 1 1\ncols 1 1\nconstraint 2 0 o\n", 4, "outside"),
-            ("board 2 2\nrows 1 1\ncols 1 1\nconstraint 0 0 Q\n", 4, "'Q'"),
+            (
+                "board 2 2\nrows 1 1\ncols 1 1\nconstraint 2 0 o\n",
+                4,
+                "outside",
+            ),
+            (
+                "board 2 2\nrows 1 1\ncols 1 1\nconstraint 0 0 Q\n",
+                4,
+                "'Q'",
+            ),
             ("rows 1 1\n", 1, "before"),
             ("board 2\n", 1, "two numbers"),
         ];

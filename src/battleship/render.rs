@@ -54,7 +54,11 @@ pub fn ship_line(ship: &Placement) -> String {
 }
 
 /// `Solution:`, the ship lines and the board drawing, as the seed prints them.
-pub fn write_solution(out: &mut impl Write, puzzle: &Puzzle, ships: &[Placement]) -> io::Result<()> {
+pub fn write_solution(
+    out: &mut impl Write,
+    puzzle: &Puzzle,
+    ships: &[Placement],
+) -> io::Result<()> {
     writeln!(out, "Solution:")?;
     for ship in ships {
         writeln!(out, "{}", ship_line(ship))?;
@@ -68,7 +72,9 @@ pub fn write_board(out: &mut impl Write, puzzle: &Puzzle, symbols: &[char]) -> i
     let border = format!("+{}+", "-".repeat(puzzle.cols));
     writeln!(out, "{border}")?;
     for (r, sum) in puzzle.row_sums.iter().enumerate() {
-        let row: String = symbols[r * puzzle.cols..(r + 1) * puzzle.cols].iter().collect();
+        let row: String = symbols[r * puzzle.cols..(r + 1) * puzzle.cols]
+            .iter()
+            .collect();
         writeln!(out, "|{row}|{}", sum_text(*sum))?;
     }
     writeln!(out, "{border}")?;

@@ -23,7 +23,11 @@ pub struct Listing {
 }
 
 /// Reads the ships off a solver assignment and checks them (see the module docs).
-pub fn checked_ships(puzzle: &Puzzle, encoded: &Encoded, values: &[bool]) -> anyhow::Result<Vec<Placement>> {
+pub fn checked_ships(
+    puzzle: &Puzzle,
+    encoded: &Encoded,
+    values: &[bool],
+) -> anyhow::Result<Vec<Placement>> {
     let ships = encoded.decode(values);
     let mut covered = vec![false; puzzle.rows * puzzle.cols];
     for ship in &ships {
@@ -34,8 +38,9 @@ pub fn checked_ships(puzzle: &Puzzle, encoded: &Encoded, values: &[bool]) -> any
     if covered != encoded.decode_cells(values) {
         bail!("internal error: the solver's ships and ship cells disagree (an encoding bug)");
     }
-    verify(puzzle, &ships)
-        .context("internal error: the solver returned a board that breaks the rules (an encoding bug)")?;
+    verify(puzzle, &ships).context(
+        "internal error: the solver returned a board that breaks the rules (an encoding bug)",
+    )?;
     Ok(ships)
 }
 
@@ -79,7 +84,11 @@ pub fn list_solutions(
 }
 
 /// The number of solutions (at most `limit`).
-pub fn count_solutions(puzzle: &Puzzle, encoded: &Encoded, limit: Option<u64>) -> anyhow::Result<Listing> {
+pub fn count_solutions(
+    puzzle: &Puzzle,
+    encoded: &Encoded,
+    limit: Option<u64>,
+) -> anyhow::Result<Listing> {
     list_solutions(puzzle, encoded, limit, |_| ControlFlow::Continue(()))
 }
 
@@ -118,7 +127,11 @@ pub fn determined(encoded: &Encoded) -> anyhow::Result<Option<Vec<Option<bool>>>
     };
     // The projection is the cell grid, in row-major order (see the encoding).
     let projection = encoded.cnf.projection();
-    if !projection.iter().map(|v| v.index()).eq(encoded.cells.all().iter().map(|l| l.var().index())) {
+    if !projection
+        .iter()
+        .map(|v| v.index())
+        .eq(encoded.cells.all().iter().map(|l| l.var().index()))
+    {
         bail!("internal error: the projection is not the cell grid");
     }
     Ok(Some(fixed))

@@ -1,0 +1,267 @@
+//! The `gridsat battleship` command line, end to end: the seed's exact output, the modern
+//! flags, and errors that name the file and line.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn example(name: &str) -> String {
+    format!(
+        "{}/examples/battleship/{name}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn gridsat(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gridsat"))
+        .arg("battleship")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+#[test]
+fn one_solution_in_the_seed_format() {
+    let out = gridsat(&[&example("puzzle_sample_constraints")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "Solution:\n\
+         submarine 0 0\n\
+         cruiser 0 2 horizontal\n\
+         destroyer 2 1 vertical\n\
+         submarine 2 3\n\
+         +-----+\n\
+         |o <X>|4\n\
+         |     |0\n\
+         | ^ o |2\n\
+         | v   |1\n\
+         +-----+\n \
+         12121\n"
+    );
+}
+
+#[test]
+fn all_solutions_in_the_seed_format() {
+    let out = gridsat(&[&example("puzzle_sample"), "find_all_solutions"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    // Solution (a) of the spec, exactly as the seed handout prints it.
+    let a = "Solution:\ncruiser 0 0 horizontal\nsubmarine 0 4\nsubmarine 2 1\n\
+             destroyer 2 3 vertical\n+-----+\n|<X> o|4\n|     |0\n| o ^ |2\n|   v |1\n\
+             +-----+\n 12121\n";
+    assert!(text.contains(a), "{text}");
+    assert_eq!(text.matches("Solution:\n").count(), 2);
+    assert!(text.ends_with("Found 2 solution(s)\n"), "{text}");
+    // --all is the same listing.
+    assert_eq!(
+        stdout(&gridsat(&[&example("puzzle_sample"), "--all"])),
+        text
+    );
+}
+
+#[test]
+fn unknown_ships_print_the_type_they_took_and_unknown_sums_draw_as_question_marks() {
+    let out = gridsat(&[&example("puzzle_sample_unknowns"), "find_all_solutions"]);
+    let text = stdout(&out);
+    assert!(!text.contains("unknown"), "{text}");
+    assert!(
+        text.contains("+-----+\n 121?1\nFound 1 solution(s)\n"),
+        "{text}"
+    );
+    assert!(text.contains("|?\n"), "{text}");
+}
+
+fn temp_puzzle(text: &str) -> tempfile::NamedTempFile {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(text.as_bytes()).unwrap();
+    file
+}
+
+#[test]
+fn no_solutions() {
+    let file = temp_puzzle("board 2 2\nrows 2 2\ncols 2 2\ndestroyer\ndestroyer\n");
+    let path = file.path().to_str().unwrap();
+    for args in [vec![path], vec![path, "find_all_solutions"]] {
+        let out = gridsat(&args);
+        assert!(out.status.success());
+        assert_eq!(stdout(&out), "No solutions\n");
+    }
+    let out = gridsat(&[path, "--unique"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "No solutions\n");
+}
+
+#[test]
+fn count_limit_and_json() {
+    assert_eq!(stdout(&gridsat(&[&example("puzzle9"), "--count"])), "152\n");
+    assert_eq!(
+        stdout(&gridsat(&[&example("puzzle9"), "--count", "--limit", "10"])),
+        "10 (stopped at --limit; there are more)\n"
+    );
+    assert_eq!(
+        stdout(&gridsat(&[
+            &example("puzzle6"),
+            "--count",
+            "--format",
+            "json"
+        ])),
+        "{\"complete\":true,\"count\":24}\n"
+    );
+    let out = gridsat(&[
+        &example("puzzle6"),
+        "--all",
+        "--limit",
+        "3",
+        "--format",
+        "json",
+    ]);
+    let value: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(value["count"], 3);
+    assert_eq!(value["complete"], false);
+    let solutions = value["solutions"].as_array().unwrap();
+    assert_eq!(solutions.len(), 3);
+    assert_eq!(solutions[0]["ships"].as_array().unwrap().len(), 7);
+    assert_eq!(solutions[0]["board"].as_array().unwrap().len(), 7);
+}
+
+#[test]
+fn unique_verdicts() {
+    let out = gridsat(&[&example("puzzle9_constraints"), "--unique"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).starts_with("Unique solution\nSolution:\n"));
+
+    let out = gridsat(&[&example("puzzle_sample"), "--unique"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert_eq!(text.matches("Solution:\n").count(), 2, "{text}");
+    // `<X> o` against `o <X>` in row 0, the destroyer's bottom end in row 3.
+    assert!(
+        text.ends_with("They differ in 4 cell(s): (0, 1) (0, 3) (3, 1) (3, 3)\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn determined_cells() {
+    let out = gridsat(&[&example("puzzle_sample"), "--determined"]);
+    assert_eq!(
+        stdout(&out),
+        "Determined cells: 16 of 20 (# ship, . water, ? differs)\n\
+         +-----+\n\
+         |#?#?#|4\n\
+         |.....|0\n\
+         |.#.#.|2\n\
+         |.?.?.|1\n\
+         +-----+\n \
+         12121\n"
+    );
+}
+
+#[test]
+fn dimacs_output_projects_on_the_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("sample.cnf");
+    let out = gridsat(&[
+        &example("puzzle_sample"),
+        "--card",
+        "totalizer",
+        "--dimacs",
+        cnf.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    let expected_show = format!(
+        "c p show {} 0\n",
+        (1..=20)
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    assert!(text.contains(&expected_show), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("p cnf ")));
+}
+
+#[test]
+fn bad_input_names_the_file_and_line() {
+    let cases = [
+        (
+            "board 2 2\nrows 1 1\ncols 1 1\nfrigate\n",
+            4,
+            "unknown keyword or ship name 'frigate'",
+        ),
+        (
+            "board 2 2\nrows 1 1 1\ncols 1 1\nsubmarine\n",
+            2,
+            "wrong number of row sums",
+        ),
+        (
+            "board 2 2\nrows 1 1\ncols 1\nsubmarine\n",
+            3,
+            "wrong number of column sums",
+        ),
+        (
+            "board 2 2\nrows 1 one\ncols 1 1\n",
+            2,
+            "row sum 'one' is neither a number nor '?'",
+        ),
+        ("board 2 2\nrows 1 1\ncols -1 1\n", 3, "column sum '-1'"),
+        (
+            "board 2 2\nrows 1 1\ncols 1 1\nsubmarine\nconstraint 0 2 o\n",
+            5,
+            "constraint outside the board",
+        ),
+        (
+            "board 2 2\nrows 1 1\ncols 1 1\nsubmarine\nconstraint 5 0 o\n",
+            5,
+            "constraint outside the board",
+        ),
+        (
+            "board 2 2\nrows 1 1\ncols 1 1\nsubmarine\nconstraint 0 0 *\n",
+            5,
+            "unknown constraint character '*'",
+        ),
+        (
+            "board 2 2\nrows 1 1\ncols 1 1\nsubmarine\nconstraint 0 0 <>\n",
+            5,
+            "unknown constraint character",
+        ),
+        ("board 2 x\n", 1, "number of columns"),
+        (
+            "board 2 2\nrows 1 1\ncols 1 1\ncruiser extra\n",
+            4,
+            "unexpected 'extra'",
+        ),
+    ];
+    for (text, line, message) in cases {
+        let file = temp_puzzle(text);
+        let path = file.path().to_str().unwrap().to_string();
+        let out = gridsat(&[&path]);
+        assert_eq!(out.status.code(), Some(2), "{text:?}");
+        let err = stderr(&out);
+        assert!(
+            err.starts_with(&format!("gridsat: {path}:{line}: ")),
+            "{text:?}: {err}"
+        );
+        assert!(err.contains(message), "{text:?}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+    let file = temp_puzzle("board 2 2\ncols 1 1\nsubmarine\n");
+    let err = stderr(&gridsat(&[file.path().to_str().unwrap()]));
+    assert!(err.contains("no 'rows' line"), "{err}");
+    let err = stderr(&gridsat(&[Path::new("/nonexistent/puzzle.txt")
+        .to_str()
+        .unwrap()]));
+    assert!(
+        err.contains("/nonexistent/puzzle.txt: cannot open"),
+        "{err}"
+    );
+}
