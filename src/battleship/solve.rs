@@ -10,6 +10,7 @@ use super::verify::verify;
 use crate::solver::{Session, Uniqueness};
 use anyhow::{bail, Context};
 use gridsat_encodings::battleship::{Encoded, Placement, Puzzle};
+use gridsat_encodings::cnf::Lit;
 use gridsat_encodings::grid::Cell;
 use std::ops::ControlFlow;
 
@@ -44,6 +45,22 @@ pub fn checked_ships(
     Ok(ships)
 }
 
+/// A clause that excludes this solution's board and no other: "not all of these ships".
+///
+/// Every solution has exactly as many ships as the fleet, so a board that keeps all of
+/// this one's placements is this board. The clause has one literal per ship (10 for
+/// puzzle10) where blocking on the cells takes one per cell (100), and the solver's
+/// work per solution grows with the blocking clauses it carries: listing puzzle10 this
+/// way takes about a third of the time of `Session::enumerate`'s cell blocking.
+fn blocking_clause(encoded: &Encoded, values: &[bool]) -> Vec<Lit> {
+    encoded
+        .placements
+        .iter()
+        .filter(|(_, lit)| lit.eval(values))
+        .map(|&(_, lit)| !lit)
+        .collect()
+}
+
 /// Visits distinct solutions (distinct boards) until there are no more, `limit` were
 /// visited, or `visit` breaks.
 pub fn list_solutions(
@@ -56,24 +73,31 @@ pub fn list_solutions(
     let mut failure = None;
     let mut visited = 0u64;
     let mut stopped = false;
+    let mut found = 0u64;
     // One solution past the limit tells whether the listing is complete.
-    let found = session.enumerate(limit.map(|l| l.saturating_add(1)), |values| {
+    while limit.is_none_or(|l| found <= l) {
+        let Some(values) = session.solve()? else {
+            break;
+        };
+        found += 1;
+        session.add_clause(&blocking_clause(encoded, &values));
         if limit.is_some_and(|l| visited >= l) {
-            return ControlFlow::Break(());
+            break;
         }
-        match checked_ships(puzzle, encoded, values) {
+        match checked_ships(puzzle, encoded, &values) {
             Ok(ships) => {
                 visited += 1;
-                let flow = visit(&ships);
-                stopped = flow.is_break();
-                flow
+                if visit(&ships).is_break() {
+                    stopped = true;
+                    break;
+                }
             }
             Err(e) => {
                 failure = Some(e);
-                ControlFlow::Break(())
+                break;
             }
         }
-    })?;
+    }
     if let Some(e) = failure {
         return Err(e);
     }
