@@ -61,11 +61,19 @@ fn all_solutions_in_the_seed_format() {
     assert!(text.contains(a), "{text}");
     assert_eq!(text.matches("Solution:\n").count(), 2);
     assert!(text.ends_with("Found 2 solution(s)\n"), "{text}");
-    // --all is the same listing.
-    assert_eq!(
-        stdout(&gridsat(&[&example("puzzle_sample"), "--all"])),
-        text
+}
+
+#[test]
+fn modern_listing_numbers_the_solutions() {
+    let out = gridsat(&[&example("puzzle_sample"), "--all"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("Solution 1:\ncruiser 0 0 horizontal\n"),
+        "{text}"
     );
+    assert!(text.contains("\nSolution 2:\nsubmarine 0 0\n"), "{text}");
+    assert!(text.ends_with(" 12121\n\n2 solutions.\n"), "{text}");
 }
 
 #[test]
@@ -92,30 +100,37 @@ fn no_solutions() {
     let path = file.path().to_str().unwrap();
     for args in [vec![path], vec![path, "find_all_solutions"]] {
         let out = gridsat(&args);
-        assert!(out.status.success());
+        assert_eq!(out.status.code(), Some(1));
         assert_eq!(stdout(&out), "No solutions\n");
     }
-    let out = gridsat(&[path, "--unique"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(stdout(&out), "No solutions\n");
+    for (flag, text) in [
+        ("--unique", "No solution.\n"),
+        ("--determined", "No solution.\n"),
+        ("--count", "Number of solutions: 0\n"),
+        ("--all", "0 solutions.\n"),
+    ] {
+        let out = gridsat(&[path, flag]);
+        assert_eq!(out.status.code(), Some(1), "{flag}");
+        assert_eq!(stdout(&out), text, "{flag}");
+    }
 }
 
 #[test]
 fn count_limit_and_json() {
-    assert_eq!(stdout(&gridsat(&[&example("puzzle9"), "--count"])), "152\n");
+    assert_eq!(
+        stdout(&gridsat(&[&example("puzzle9"), "--count"])),
+        "Number of solutions: 152\n"
+    );
     assert_eq!(
         stdout(&gridsat(&[&example("puzzle9"), "--count", "--limit", "10"])),
-        "10 (stopped at --limit; there are more)\n"
+        "Number of solutions: at least 10 (stopped at --limit)\n"
     );
-    assert_eq!(
-        stdout(&gridsat(&[
-            &example("puzzle6"),
-            "--count",
-            "--format",
-            "json"
-        ])),
-        "{\"complete\":true,\"count\":24}\n"
-    );
+    let out = gridsat(&[&example("puzzle6"), "--count", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(value["count"], 24);
+    assert_eq!(value["complete"], true);
+    assert_eq!(value["puzzle"]["rows"], 7);
+    assert_eq!(value["puzzle"]["fleet"].as_array().unwrap().len(), 7);
     let out = gridsat(&[
         &example("puzzle6"),
         "--all",
@@ -137,17 +152,32 @@ fn count_limit_and_json() {
 fn unique_verdicts() {
     let out = gridsat(&[&example("puzzle9_constraints"), "--unique"]);
     assert_eq!(out.status.code(), Some(0));
-    assert!(stdout(&out).starts_with("Unique solution\nSolution:\n"));
+    assert!(
+        stdout(&out).starts_with("Unique solution:\n"),
+        "{}",
+        stdout(&out)
+    );
 
     let out = gridsat(&[&example("puzzle_sample"), "--unique"]);
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
-    assert_eq!(text.matches("Solution:\n").count(), 2, "{text}");
-    // `<X> o` against `o <X>` in row 0, the destroyer's bottom end in row 3.
     assert!(
-        text.ends_with("They differ in 4 cell(s): (0, 1) (0, 3) (3, 1) (3, 3)\n"),
+        text.starts_with("Not unique. Two solutions:\nSolution 1:\n"),
         "{text}"
     );
+    assert!(text.contains("\nSolution 2:\n"), "{text}");
+    // `<X> o` against `o <X>` in row 0, the destroyer's bottom end in row 3.
+    assert!(
+        text.ends_with(
+            "They differ at (row 0, col 1), (row 0, col 3), (row 3, col 1), (row 3, col 3).\n"
+        ),
+        "{text}"
+    );
+    let out = gridsat(&[&example("puzzle_sample"), "--unique", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(value["verdict"], "multiple");
+    assert_eq!(value["solutions"].as_array().unwrap().len(), 2);
+    assert_eq!(value["differing_cells"].as_array().unwrap().len(), 4);
 }
 
 #[test]
@@ -155,14 +185,14 @@ fn determined_cells() {
     let out = gridsat(&[&example("puzzle_sample"), "--determined"]);
     assert_eq!(
         stdout(&out),
-        "Determined cells: 16 of 20 (# ship, . water, ? differs)\n\
-         +-----+\n\
+        "+-----+\n\
          |#?#?#|4\n\
          |.....|0\n\
          |.#.#.|2\n\
          |.?.?.|1\n\
          +-----+\n \
-         12121\n"
+         12121\n\
+         16 cells determined (5 ship, 11 water), 4 undetermined.\n"
     );
 }
 

@@ -281,16 +281,16 @@ pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
     if fleet_size > puzzle.rows.div_ceil(2) * puzzle.cols.div_ceil(2) {
         cnf.clause([]);
     } else {
-        for length in 1..=MAX_SHIP_LENGTH {
+        for (length, &named) in known.iter().enumerate().skip(1) {
             let of_length: Vec<Lit> = placements
                 .iter()
                 .filter(|(p, _)| p.length == length)
                 .map(|&(_, lit)| lit)
                 .collect();
             if unknown == 0 {
-                FLEET_CARD.exactly(&mut cnf, &of_length, known[length]);
+                FLEET_CARD.exactly(&mut cnf, &of_length, named);
             } else {
-                FLEET_CARD.at_least(&mut cnf, &of_length, known[length]);
+                FLEET_CARD.at_least(&mut cnf, &of_length, named);
             }
         }
         if unknown > 0 {

@@ -15,7 +15,7 @@
 //! ticks, /proc/self/stat), so the table is Linux-only.
 
 use clap::Parser;
-use gridsat::battleship::cli::{run_to, Args, Format};
+use gridsat::battleship::cli::{run_to, Args};
 use gridsat_encodings::card::CardEncoding;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -74,16 +74,8 @@ fn main() -> anyhow::Result<()> {
     println!("|---|---|---|---|---|---|");
     for puzzle in &bench.puzzles {
         let args = Args {
-            puzzle: puzzle.clone(),
-            find_all_solutions: Some("find_all_solutions".into()),
-            all: false,
-            count: false,
-            unique: false,
-            determined: false,
-            limit: None,
-            format: Format::Text,
             card: bench.card,
-            dimacs: None,
+            ..Args::seed(puzzle.clone(), true)
         };
         let mut ours = Vec::new();
         let mut theirs_cpu = Duration::ZERO;

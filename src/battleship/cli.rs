@@ -1,74 +1,42 @@
-//! `gridsat battleship`: the seed's command line and the modern one.
-//!
-//! Exit status: 0 when the question was answered (including "No solutions"); 1 when
-//! `--unique` finds no solution or several; 2 on bad input or an internal error.
+//! `gridsat battleship`: the seed program's command line and the modern one, with the
+//! conventions of `gridsat star-battle` (flags, texts, JSON shape, exit status).
 
 use super::parse::parse_puzzle;
-use super::render::{json_solution, write_board, write_solution, JsonSolution};
-use super::solve::{count_solutions, determined, list_solutions, uniqueness, Listing, Verdict};
+use super::render::{json_solution, write_board, write_ships, write_solution};
+use super::solve::{
+    count_solutions, determined, list_solutions, uniqueness, Listing, Rejected, Verdict,
+};
 use crate::input::{read_puzzle_file, InputError};
-use gridsat_encodings::battleship::{encode, pairwise_sum_clauses, Options, Puzzle};
+use anyhow::{bail, Context};
+use gridsat_encodings::battleship::{
+    encode, pairwise_sum_clauses, Encoded, FleetShip, Options, Puzzle,
+};
 use gridsat_encodings::card::CardEncoding;
 use serde_json::json;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-#[derive(Debug, clap::Args)]
-#[command(after_help = "\
+const EXAMPLES: &str = "\
 Examples:
-  gridsat battleship examples/battleship/puzzle_sample.txt
-  gridsat battleship examples/battleship/puzzle_sample.txt find_all_solutions
-  gridsat battleship examples/battleship/puzzle10.txt --count
-  gridsat battleship examples/battleship/puzzle9_constraints.txt --unique
-  gridsat battleship examples/battleship/puzzle_sample.txt --determined
-  gridsat battleship examples/battleship/puzzle6.txt --all --limit 3 --format json
-  gridsat battleship examples/battleship/puzzle10.txt --card totalizer --dimacs p10.cnf")]
-pub struct Args {
-    /// Puzzle file (the seed's format: board, rows, cols, ships, constraints).
-    pub puzzle: PathBuf,
+  The seed program's command line (one solution, or all of them and their number):
+    gridsat battleship examples/battleship/puzzle_sample.txt
+    gridsat battleship examples/battleship/puzzle_sample.txt find_all_solutions
 
-    /// The seed's flag: print every solution, then `Found N solution(s)` (same as --all).
-    #[arg(value_parser = ["find_all_solutions"])]
-    pub find_all_solutions: Option<String>,
+  The modern interface:
+    gridsat battleship examples/battleship/puzzle10.txt --count
+    gridsat battleship examples/battleship/puzzle6.txt --all --limit 3
+    gridsat battleship examples/battleship/puzzle9_constraints.txt --unique
+    gridsat battleship examples/battleship/puzzle_sample.txt --determined --format json
+    gridsat battleship examples/battleship/puzzle10.txt --card totalizer --dimacs p10.cnf --stats
 
-    /// Print every solution (distinct boards), then `Found N solution(s)`.
-    #[arg(long, group = "mode")]
-    pub all: bool,
+Exit status: 0 a solution was found (with --unique: exactly one); 1 no solution (with
+--unique: none or several); 2 bad input or usage; 3 internal error (a solution failed
+the independent rule check).
 
-    /// Print only the number of solutions.
-    #[arg(long, group = "mode")]
-    pub count: bool,
-
-    /// Is the solution unique? Prints the verdict; with several, two of them and the
-    /// cells where they differ. Exit status 1 unless unique.
-    #[arg(long, group = "mode")]
-    pub unique: bool,
-
-    /// Print the cells that are the same in every solution (`#` ship, `.` water, `?`
-    /// differs).
-    #[arg(long, group = "mode")]
-    pub determined: bool,
-
-    /// Stop --all or --count after N solutions.
-    #[arg(long, value_name = "N")]
-    pub limit: Option<u64>,
-
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-
-    /// Cardinality encoding of the row and column sums: pairwise, sequential, totalizer
-    /// or sorting-network. (The fleet counts always use the sequential counter.)
-    #[arg(long, value_name = "ENCODING", default_value = "sequential")]
-    pub card: CardEncoding,
-
-    /// Write the CNF (DIMACS, with a `c p show` projection line over the cells) to FILE
-    /// (`-` for standard output) and stop.
-    #[arg(long, value_name = "FILE")]
-    pub dimacs: Option<PathBuf>,
-}
+Solutions are distinct boards: swapping two ships of one type is not a new solution, and
+an `unknown` ship is whatever length (1 to 7) its cells have.";
 
 /// The most clauses `--card pairwise` may build for the sums (about 100 MB of clauses).
 pub const MAX_PAIRWISE_CLAUSES: u128 = 10_000_000;
@@ -79,221 +47,421 @@ pub enum Format {
     Json,
 }
 
-/// What the command line asks for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Mode {
-    One,
-    All,
-    Count,
-    Unique,
-    Determined,
+/// Battleship solitaire: place the fleet so that every row and column holds the given
+/// number of ship cells, no two ships touch (not even diagonally), and every cell hint
+/// holds.
+///
+/// Reads the seed's format: `board R C`, `rows` and `cols` sums (numbers or `?`), one ship
+/// per line (submarine, destroyer, cruiser, battleship, carrier, cargo, tanker, unknown),
+/// then `constraint ROW COL CH` hints with CH one of `o < > ^ v X _`.
+#[derive(Debug, Clone, clap::Args)]
+#[command(after_help = EXAMPLES)]
+pub struct Args {
+    /// Puzzle file.
+    pub puzzle: PathBuf,
+
+    /// The seed program's flag: print every solution, then `Found N solution(s)`.
+    #[arg(value_name = "find_all_solutions", value_parser = ["find_all_solutions"])]
+    pub find_all_solutions: Option<String>,
+
+    /// List every solution (or the first --limit ones).
+    #[arg(long, group = "mode")]
+    pub all: bool,
+
+    /// Print the number of solutions.
+    #[arg(long, group = "mode")]
+    pub count: bool,
+
+    /// Say whether the solution is unique; when it is not, show two solutions and the
+    /// cells where they differ.
+    #[arg(long, group = "mode")]
+    pub unique: bool,
+
+    /// Show the cells that are the same in every solution: '#' always ship, '.' always
+    /// water, '?' depends on the solution.
+    #[arg(long, group = "mode")]
+    pub determined: bool,
+
+    /// With --all or --count: stop after N solutions.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+
+    /// Output format (of the modern interface).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// Cardinality encoding of the row and column sums: pairwise, sequential, totalizer or
+    /// sorting-network. (The fleet counts always use the sequential counter.)
+    #[arg(long, value_name = "ENCODING", default_value_t = CardEncoding::SequentialCounter)]
+    pub card: CardEncoding,
+
+    /// Also write the CNF in DIMACS form (with a `c p show` projection line over the
+    /// cells) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub dimacs: Option<PathBuf>,
+
+    /// Print the CNF's size (variables, clauses, per rule) on standard error.
+    #[arg(long)]
+    pub stats: bool,
 }
 
 impl Args {
-    pub fn mode(&self) -> Mode {
-        if self.count {
-            Mode::Count
-        } else if self.unique {
-            Mode::Unique
-        } else if self.determined {
-            Mode::Determined
-        } else if self.all || self.find_all_solutions.is_some() {
-            Mode::All
-        } else {
-            Mode::One
+    /// The arguments of `gridsat battleship PUZZLE [find_all_solutions]`.
+    pub fn seed(puzzle: PathBuf, find_all_solutions: bool) -> Args {
+        Args {
+            puzzle,
+            find_all_solutions: find_all_solutions.then(|| "find_all_solutions".to_string()),
+            all: false,
+            count: false,
+            unique: false,
+            determined: false,
+            limit: None,
+            format: Format::Text,
+            card: CardEncoding::default(),
+            dimacs: None,
+            stats: false,
         }
+    }
+
+    fn modern_mode(&self) -> bool {
+        self.all || self.count || self.unique || self.determined || self.format == Format::Json
     }
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let code = run_to(args, &mut out)?;
+    let result = run_to(args, &mut out);
     out.flush()?;
-    Ok(code)
+    match result {
+        Ok(code) => Ok(code),
+        Err(e) if e.downcast_ref::<Rejected>().is_some() => {
+            eprintln!("gridsat: {e:#}");
+            Ok(ExitCode::from(3))
+        }
+        Err(e) => Err(e),
+    }
 }
 
-/// Reads the puzzle named by `args` and answers on `out`.
+/// Reads the puzzle named by `args` and answers on `out` (the whole command, minus the
+/// mapping of internal errors to exit status 3).
 pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let text = read_puzzle_file(&args.puzzle)?;
-    let puzzle = parse_puzzle(&text).map_err(|e| InputError::new(&args.puzzle, e))?;
-    answer(args, &puzzle, out)
-}
-
-/// Answers the question `args` asks about `puzzle` on `out`.
-pub fn answer(args: &Args, puzzle: &Puzzle, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    if args.find_all_solutions.is_some() && args.modern_mode() {
+        bail!("find_all_solutions is the seed's command line; with --all, --count, --unique, --determined or --format, leave it out");
+    }
+    if args.limit.is_some() && !(args.all || args.count) {
+        bail!("--limit goes with --all or --count");
+    }
+    let puzzle = load(&args.puzzle)?;
     if args.card == CardEncoding::Pairwise {
-        let clauses = pairwise_sum_clauses(puzzle);
+        let clauses = pairwise_sum_clauses(&puzzle);
         if clauses > MAX_PAIRWISE_CLAUSES {
-            anyhow::bail!(
-                "{}: the pairwise encoding of these sums needs {} clauses (over {MAX_PAIRWISE_CLAUSES}); \
-                 choose another --card",
-                args.puzzle.display(),
-                if clauses == u128::MAX { "more than 2^128".to_string() } else { clauses.to_string() }
+            let size = if clauses == u128::MAX {
+                "more than 2^128".to_string()
+            } else {
+                clauses.to_string()
+            };
+            bail!(
+                "{}: the pairwise encoding of these sums needs {size} clauses (over \
+                 {MAX_PAIRWISE_CLAUSES}); choose another --card",
+                args.puzzle.display()
             );
         }
     }
-    let encoded = encode(puzzle, &Options { card: args.card });
-    if let Some(path) = &args.dimacs {
-        if path.as_os_str() == "-" {
-            encoded.cnf.write_dimacs(out)?;
-        } else {
-            let file = std::fs::File::create(path)
-                .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", path.display()))?;
-            let mut file = io::BufWriter::new(file);
-            encoded.cnf.write_dimacs(&mut file)?;
-            file.flush()?;
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
-    let json = args.format == Format::Json;
-    match args.mode() {
-        Mode::One | Mode::All => {
-            let all = args.mode() == Mode::All;
-            let limit = if all { args.limit } else { Some(1) };
-            let mut solutions: Vec<JsonSolution> = Vec::new();
-            let mut failed_write = None;
-            let listing = list_solutions(puzzle, &encoded, limit, |ships| {
-                if json {
-                    solutions.push(json_solution(puzzle, ships));
-                } else if let Err(e) = write_solution(out, puzzle, ships) {
-                    failed_write = Some(e);
-                    return ControlFlow::Break(());
-                }
-                ControlFlow::Continue(())
-            })?;
-            if let Some(e) = failed_write {
-                return Err(e.into());
-            }
-            if json {
-                let mut value = json!({ "solutions": solutions });
-                if all {
-                    value["count"] = json!(listing.found);
-                    value["complete"] = json!(listing.complete);
-                }
-                writeln!(out, "{value}")?;
-            } else if listing.found == 0 {
-                writeln!(out, "No solutions")?;
-            } else if all {
-                writeln!(
-                    out,
-                    "Found {} solution(s){}",
-                    listing.found,
-                    limit_note(&listing)
-                )?;
-            }
-        }
-        Mode::Count => {
-            let listing = count_solutions(puzzle, &encoded, args.limit)?;
-            if json {
-                let value = json!({ "count": listing.found, "complete": listing.complete });
-                writeln!(out, "{value}")?;
-            } else {
-                writeln!(out, "{}{}", listing.found, limit_note(&listing))?;
-            }
-        }
-        Mode::Unique => return write_uniqueness(puzzle, &uniqueness(puzzle, &encoded)?, json, out),
-        Mode::Determined => {
-            let fixed = determined(&encoded)?;
-            write_determined(puzzle, fixed.as_deref(), json, out)?;
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn limit_note(listing: &Listing) -> &'static str {
-    if listing.complete {
-        ""
+    let encoded = encode(&puzzle, &Options { card: args.card });
+    write_cnf_outputs(args, &encoded)?;
+    let found = if !args.modern_mode() {
+        print_seed(&puzzle, &encoded, args.find_all_solutions.is_some(), out)?
+    } else if args.count {
+        print_count(args, &puzzle, &encoded, out)?
+    } else if args.unique {
+        print_uniqueness(args, &puzzle, &encoded, out)?
+    } else if args.determined {
+        print_determined(args, &puzzle, &encoded, out)?
     } else {
-        " (stopped at --limit; there are more)"
-    }
-}
-
-fn write_uniqueness(
-    puzzle: &Puzzle,
-    verdict: &Verdict,
-    json: bool,
-    out: &mut impl Write,
-) -> anyhow::Result<ExitCode> {
-    let code = match verdict {
-        Verdict::Unique(_) => ExitCode::SUCCESS,
-        _ => ExitCode::from(1),
+        let limit = if args.all { args.limit } else { Some(1) };
+        print_solutions(args, &puzzle, &encoded, limit, out)?
     };
-    if json {
-        let value = match verdict {
-            Verdict::NoSolution => json!({ "verdict": "none" }),
-            Verdict::Unique(a) => {
-                json!({ "verdict": "unique", "solution": json_solution(puzzle, a) })
-            }
-            Verdict::Multiple(a, b, cells) => json!({
-                "verdict": "multiple",
-                "witnesses": [json_solution(puzzle, a), json_solution(puzzle, b)],
-                "differing_cells": cells.iter().map(|c| [c.row, c.col]).collect::<Vec<_>>(),
-            }),
-        };
-        writeln!(out, "{value}")?;
-        return Ok(code);
-    }
-    match verdict {
-        Verdict::NoSolution => writeln!(out, "No solutions")?,
-        Verdict::Unique(a) => {
-            writeln!(out, "Unique solution")?;
-            write_solution(out, puzzle, a)?;
-        }
-        Verdict::Multiple(a, b, cells) => {
-            writeln!(out, "Several solutions; two of them:")?;
-            write_solution(out, puzzle, a)?;
-            write_solution(out, puzzle, b)?;
-            let list: Vec<String> = cells
-                .iter()
-                .map(|c| format!("({}, {})", c.row, c.col))
-                .collect();
-            writeln!(
-                out,
-                "They differ in {} cell(s): {}",
-                cells.len(),
-                list.join(" ")
-            )?;
-        }
-    }
-    Ok(code)
+    Ok(if found {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
-fn write_determined(
+fn load(path: &Path) -> anyhow::Result<Puzzle> {
+    let text = read_puzzle_file(path)?;
+    Ok(parse_puzzle(&text).map_err(|e| InputError::new(path, e))?)
+}
+
+fn write_cnf_outputs(args: &Args, encoded: &Encoded) -> anyhow::Result<()> {
+    let cnf = &encoded.cnf;
+    if let Some(path) = &args.dimacs {
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("{}: cannot create", path.display()))?;
+        let mut w = io::BufWriter::new(file);
+        cnf.write_dimacs(&mut w)?;
+        w.flush()?;
+    }
+    if args.stats {
+        eprintln!(
+            "CNF ({}): {} variables ({} primary), {} clauses, {} literals",
+            args.card,
+            cnf.num_vars(),
+            cnf.projection().len(),
+            cnf.num_clauses(),
+            cnf.num_literals()
+        );
+        for g in cnf.groups() {
+            eprintln!(
+                "  {:<12} {:>8} clauses {:>8} auxiliary variables",
+                g.name,
+                g.clauses.len(),
+                g.vars.len()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The seed's output: one solution, or every solution and `Found N solution(s)`; `No
+/// solutions` when there is none.
+fn print_seed(
     puzzle: &Puzzle,
-    fixed: Option<&[Option<bool>]>,
-    json: bool,
+    encoded: &Encoded,
+    all: bool,
     out: &mut impl Write,
-) -> anyhow::Result<()> {
-    let symbols: Option<Vec<char>> = fixed.map(|fixed| {
-        fixed
-            .iter()
-            .map(|f| match f {
-                Some(true) => '#',
-                Some(false) => '.',
-                None => '?',
-            })
-            .collect()
-    });
-    match (symbols, json) {
-        (None, false) => writeln!(out, "No solutions")?,
-        (None, true) => writeln!(out, "{}", json!({ "solvable": false }))?,
-        (Some(symbols), false) => {
-            let known = symbols.iter().filter(|&&s| s != '?').count();
+) -> anyhow::Result<bool> {
+    let limit = if all { None } else { Some(1) };
+    let mut written = Ok(());
+    let listing = list_solutions(puzzle, encoded, limit, |ships| {
+        written = write_solution(out, puzzle, ships);
+        if written.is_ok() {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    })?;
+    written?;
+    if listing.found == 0 {
+        writeln!(out, "No solutions")?;
+    } else if all {
+        writeln!(out, "Found {} solution(s)", listing.found)?;
+    }
+    Ok(listing.found > 0)
+}
+
+fn puzzle_json(puzzle: &Puzzle) -> serde_json::Value {
+    let fleet: Vec<&str> = puzzle
+        .fleet
+        .iter()
+        .map(|ship| match ship {
+            FleetShip::Known(t) => t.name(),
+            FleetShip::Unknown => "unknown",
+        })
+        .collect();
+    json!({
+        "rows": puzzle.rows,
+        "cols": puzzle.cols,
+        "row_sums": puzzle.row_sums,
+        "col_sums": puzzle.col_sums,
+        "fleet": fleet,
+    })
+}
+
+fn print_solutions(
+    args: &Args,
+    puzzle: &Puzzle,
+    encoded: &Encoded,
+    limit: Option<u64>,
+    out: &mut impl Write,
+) -> anyhow::Result<bool> {
+    let json = args.format == Format::Json;
+    let mut solutions = Vec::new();
+    let mut shown = 0u64;
+    let mut written = Ok(());
+    let listing = list_solutions(puzzle, encoded, limit, |ships| {
+        shown += 1;
+        if json {
+            solutions.push(json_solution(puzzle, ships));
+        } else {
+            written = (|| {
+                writeln!(out, "Solution {shown}:")?;
+                write_ships(out, puzzle, ships)?;
+                writeln!(out)
+            })();
+        }
+        if written.is_ok() {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    })?;
+    written?;
+    let n = listing.found;
+    if json {
+        let value = json!({
+            "puzzle": puzzle_json(puzzle),
+            "solutions": solutions,
+            "count": n,
+            "complete": listing.complete,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+    } else if limit == Some(1) && !args.all {
+        if n == 0 {
+            writeln!(out, "No solution.")?;
+        }
+    } else {
+        let plural = if n == 1 { "" } else { "s" };
+        if listing.complete {
+            writeln!(out, "{n} solution{plural}.")?;
+        } else {
             writeln!(
                 out,
-                "Determined cells: {known} of {} (# ship, . water, ? differs)",
-                symbols.len()
+                "{n} solution{plural} (stopped at --limit {n}; there are more)."
             )?;
-            write_board(out, puzzle, &symbols)?;
         }
-        (Some(symbols), true) => {
+    }
+    Ok(n > 0)
+}
+
+fn count_text(listing: &Listing) -> String {
+    if listing.complete {
+        listing.found.to_string()
+    } else {
+        format!("at least {} (stopped at --limit)", listing.found)
+    }
+}
+
+fn print_count(
+    args: &Args,
+    puzzle: &Puzzle,
+    encoded: &Encoded,
+    out: &mut impl Write,
+) -> anyhow::Result<bool> {
+    let listing = count_solutions(puzzle, encoded, args.limit)?;
+    match args.format {
+        Format::Json => {
+            let value = json!({
+                "puzzle": puzzle_json(puzzle),
+                "count": listing.found,
+                "complete": listing.complete,
+            });
+            writeln!(out, "{value}")?;
+        }
+        Format::Text => writeln!(out, "Number of solutions: {}", count_text(&listing))?,
+    }
+    Ok(listing.found > 0)
+}
+
+fn print_uniqueness(
+    args: &Args,
+    puzzle: &Puzzle,
+    encoded: &Encoded,
+    out: &mut impl Write,
+) -> anyhow::Result<bool> {
+    let verdict = uniqueness(puzzle, encoded)?;
+    let cells = |cells: &[gridsat_encodings::grid::Cell]| -> Vec<[usize; 2]> {
+        cells.iter().map(|c| [c.row, c.col]).collect()
+    };
+    match args.format {
+        Format::Json => {
+            let mut value = match &verdict {
+                Verdict::NoSolution => json!({ "verdict": "none", "solutions": [] }),
+                Verdict::Unique(a) => json!({
+                    "verdict": "unique",
+                    "solutions": [json_solution(puzzle, a)],
+                }),
+                Verdict::Multiple(a, b, differing) => json!({
+                    "verdict": "multiple",
+                    "solutions": [json_solution(puzzle, a), json_solution(puzzle, b)],
+                    "differing_cells": cells(differing),
+                }),
+            };
+            value["puzzle"] = puzzle_json(puzzle);
+            writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+        }
+        Format::Text => match &verdict {
+            Verdict::NoSolution => writeln!(out, "No solution.")?,
+            Verdict::Unique(a) => {
+                writeln!(out, "Unique solution:")?;
+                write_ships(out, puzzle, a)?;
+            }
+            Verdict::Multiple(a, b, differing) => {
+                writeln!(out, "Not unique. Two solutions:")?;
+                for (k, ships) in [a, b].into_iter().enumerate() {
+                    writeln!(out, "Solution {}:", k + 1)?;
+                    write_ships(out, puzzle, ships)?;
+                }
+                let list: Vec<String> = differing
+                    .iter()
+                    .map(|c| format!("(row {}, col {})", c.row, c.col))
+                    .collect();
+                writeln!(out, "They differ at {}.", list.join(", "))?;
+            }
+        },
+    }
+    Ok(matches!(verdict, Verdict::Unique(_)))
+}
+
+fn print_determined(
+    args: &Args,
+    puzzle: &Puzzle,
+    encoded: &Encoded,
+    out: &mut impl Write,
+) -> anyhow::Result<bool> {
+    let Some(fixed) = determined(encoded)? else {
+        match args.format {
+            Format::Json => writeln!(
+                out,
+                "{}",
+                json!({ "puzzle": puzzle_json(puzzle), "solvable": false })
+            )?,
+            Format::Text => writeln!(out, "No solution.")?,
+        }
+        return Ok(false);
+    };
+    let symbols: Vec<char> = fixed
+        .iter()
+        .map(|f| match f {
+            Some(true) => '#',
+            Some(false) => '.',
+            None => '?',
+        })
+        .collect();
+    let ship = symbols.iter().filter(|&&s| s == '#').count();
+    let water = symbols.iter().filter(|&&s| s == '.').count();
+    let open = symbols.len() - ship - water;
+    match args.format {
+        Format::Json => {
             let rows: Vec<String> = symbols
                 .chunks(puzzle.cols)
                 .map(|r| r.iter().collect())
                 .collect();
-            writeln!(out, "{}", json!({ "solvable": true, "cells": rows }))?;
+            let pick = |want: char| -> Vec<[usize; 2]> {
+                (0..symbols.len())
+                    .filter(|&i| symbols[i] == want)
+                    .map(|i| [i / puzzle.cols, i % puzzle.cols])
+                    .collect()
+            };
+            let value = json!({
+                "puzzle": puzzle_json(puzzle),
+                "solvable": true,
+                "board": rows,
+                "determined_ship": pick('#'),
+                "determined_water": pick('.'),
+                "undetermined": pick('?'),
+            });
+            writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+        }
+        Format::Text => {
+            write_board(out, puzzle, &symbols)?;
+            writeln!(
+                out,
+                "{} cells determined ({ship} ship, {water} water), {open} undetermined.",
+                ship + water
+            )?;
         }
     }
-    Ok(())
+    Ok(true)
 }

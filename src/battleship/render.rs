@@ -60,6 +60,11 @@ pub fn write_solution(
     ships: &[Placement],
 ) -> io::Result<()> {
     writeln!(out, "Solution:")?;
+    write_ships(out, puzzle, ships)
+}
+
+/// The ship lines and the board drawing.
+pub fn write_ships(out: &mut impl Write, puzzle: &Puzzle, ships: &[Placement]) -> io::Result<()> {
     for ship in ships {
         writeln!(out, "{}", ship_line(ship))?;
     }

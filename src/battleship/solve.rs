@@ -8,7 +8,6 @@
 
 use super::verify::verify;
 use crate::solver::{Session, Uniqueness};
-use anyhow::{bail, Context};
 use gridsat_encodings::battleship::{Encoded, Placement, Puzzle};
 use gridsat_encodings::cnf::Lit;
 use gridsat_encodings::grid::Cell;
@@ -22,6 +21,11 @@ pub struct Listing {
     /// True when these are all the solutions (no limit cut the listing short).
     pub complete: bool,
 }
+
+/// A solution the checks refused: an encoding or solver bug, never the user's fault.
+#[derive(Debug, thiserror::Error)]
+#[error("internal error: {0} (a bug in gridsat's Battleship encoding; please report it)")]
+pub struct Rejected(pub String);
 
 /// Reads the ships off a solver assignment and checks them (see the module docs).
 pub fn checked_ships(
@@ -37,11 +41,11 @@ pub fn checked_ships(
         }
     }
     if covered != encoded.decode_cells(values) {
-        bail!("internal error: the solver's ships and ship cells disagree (an encoding bug)");
+        return Err(Rejected("the solver's ships and ship cells disagree".into()).into());
     }
-    verify(puzzle, &ships).context(
-        "internal error: the solver returned a board that breaks the rules (an encoding bug)",
-    )?;
+    if let Err(violation) = verify(puzzle, &ships) {
+        return Err(Rejected(format!("the rule checker rejected a solution: {violation}")).into());
+    }
     Ok(ships)
 }
 
@@ -156,7 +160,7 @@ pub fn determined(encoded: &Encoded) -> anyhow::Result<Option<Vec<Option<bool>>>
         .map(|v| v.index())
         .eq(encoded.cells.all().iter().map(|l| l.var().index()))
     {
-        bail!("internal error: the projection is not the cell grid");
+        return Err(Rejected("the projection is not the cell grid".into()).into());
     }
     Ok(Some(fixed))
 }

@@ -43,15 +43,17 @@ pub fn verify(puzzle: &Puzzle, ships: &[Placement]) -> Result<(), Violation> {
     for r in 0..rows {
         for c in 0..cols {
             let Some(me) = owner[r][c] else { continue };
-            for nr in r.saturating_sub(1)..=(r + 1).min(rows - 1) {
-                for nc in c.saturating_sub(1)..=(c + 1).min(cols - 1) {
-                    if let Some(other) = owner[nr][nc] {
-                        if other != me {
-                            return fail(format!(
-                                "ships {:?} and {:?} touch at ({r}, {c}) and ({nr}, {nc})",
-                                ships[me], ships[other]
-                            ));
-                        }
+            let near_rows = r.saturating_sub(1)..=(r + 1).min(rows - 1);
+            let near = near_rows.flat_map(|nr| {
+                (c.saturating_sub(1)..=(c + 1).min(cols - 1)).map(move |nc| (nr, nc))
+            });
+            for (nr, nc) in near {
+                if let Some(other) = owner[nr][nc] {
+                    if other != me {
+                        return fail(format!(
+                            "ships {:?} and {:?} touch at ({r}, {c}) and ({nr}, {nc})",
+                            ships[me], ships[other]
+                        ));
                     }
                 }
             }
