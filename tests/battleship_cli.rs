@@ -208,6 +208,8 @@ fn dimacs_output_projects_on_the_cells() {
         cnf.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
+    // The CNF goes to the file; the answer still comes on standard output.
+    assert!(stdout(&out).starts_with("Solution:\n"));
     let text = std::fs::read_to_string(&cnf).unwrap();
     let expected_show = format!(
         "c p show {} 0\n",
@@ -293,5 +295,37 @@ fn bad_input_names_the_file_and_line() {
     assert!(
         err.contains("/nonexistent/puzzle.txt: cannot open"),
         "{err}"
+    );
+}
+
+#[test]
+fn usage_errors() {
+    let sample = example("puzzle_sample");
+    for (args, message) in [
+        (
+            vec![sample.as_str(), "find_all_solutions", "--count"],
+            "seed's command line",
+        ),
+        (
+            vec![sample.as_str(), "--unique", "--limit", "2"],
+            "--limit goes with --all or --count",
+        ),
+    ] {
+        let out = gridsat(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
+    // A pairwise encoding of a 300-wide row holding 150 ship cells would never fit in
+    // memory; it is refused up front.
+    let mut text = String::from("board 1 300\nrows 150\ncols");
+    text.push_str(&" ?".repeat(300));
+    text.push_str("\nsubmarine\n");
+    let file = temp_puzzle(&text);
+    let out = gridsat(&[file.path().to_str().unwrap(), "--card", "pairwise"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("choose another --card"),
+        "{}",
+        stderr(&out)
     );
 }
