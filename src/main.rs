@@ -4,7 +4,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "gridsat", version, about = "A SAT-backed solver for grid puzzles")]
+#[command(
+    name = "gridsat",
+    version,
+    about = "A SAT-backed solver for grid puzzles"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -14,12 +18,22 @@ struct Cli {
 enum Command {
     /// Star Battle: zones, S stars each, no two touching.
     StarBattle(gridsat::star_battle::cli::Args),
+    /// Benchmarks: compare CNF encodings on one puzzle.
+    #[command(subcommand)]
+    Bench(Bench),
+}
+
+#[derive(Subcommand)]
+enum Bench {
+    /// Star Battle: one row per cardinality encoding.
+    StarBattle(gridsat::star_battle::bench::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::StarBattle(args) => gridsat::star_battle::cli::run(args),
+        Command::Bench(Bench::StarBattle(args)) => gridsat::star_battle::bench::run(args),
     };
     match result {
         Ok(code) => code,

@@ -13,7 +13,11 @@ fn split(text: &str) -> (String, Vec<String>) {
     let mut grids = Vec::new();
     for (k, part) in parts.enumerate() {
         let prefix = format!("{}:\n", k + 1);
-        assert!(part.starts_with(&prefix), "solution {} is numbered in order", k + 1);
+        assert!(
+            part.starts_with(&prefix),
+            "solution {} is numbered in order",
+            k + 1
+        );
         grids.push(part[prefix.len()..].to_string());
     }
     assert_eq!(join(&head, &grids), text);
@@ -30,7 +34,14 @@ fn join(head: &str, grids: &[String]) -> String {
 
 /// gridsat's documented order: row-major, a star at the first differing cell first.
 fn gridsat_order(grids: &mut [String]) {
-    grids.sort_by_key(|g| std::cmp::Reverse(g.chars().filter(|&c| c != '\n').map(|c| c == '@').collect::<Vec<_>>()));
+    grids.sort_by_key(|g| {
+        std::cmp::Reverse(
+            g.chars()
+                .filter(|&c| c != '\n')
+                .map(|c| c == '@')
+                .collect::<Vec<_>>(),
+        )
+    });
 }
 
 fn run_seed(puzzle: &str, stars: &str, mode: &str, solutions: &str) -> String {
@@ -38,7 +49,11 @@ fn run_seed(puzzle: &str, stars: &str, mode: &str, solutions: &str) -> String {
     let path = out.path().to_str().unwrap();
     let input = format!("examples/star-battle/{puzzle}.txt");
     let o = gridsat(&["star-battle", &input, path, stars, mode, solutions]);
-    assert!(o.status.success(), "{puzzle} S={stars}: {}", common::stderr(&o));
+    assert!(
+        o.status.success(),
+        "{puzzle} S={stars}: {}",
+        common::stderr(&o)
+    );
     assert!(o.stdout.is_empty(), "the seed's output goes to the file");
     read(out.path())
 }
@@ -94,12 +109,23 @@ fn spec_table_counts() {
     ] {
         for (i, want) in counts.iter().enumerate() {
             let got = run_seed(puzzle, &(i + 1).to_string(), "count", "all_solutions");
-            assert_eq!(got, format!("Number of solutions: {want}\n"), "{puzzle} S={}", i + 1);
+            assert_eq!(
+                got,
+                format!("Number of solutions: {want}\n"),
+                "{puzzle} S={}",
+                i + 1
+            );
         }
     }
     // twonot2: S=3 has exactly one solution, S=4 none (S=1 is the counting benchmark).
-    assert_eq!(run_seed("twonot2", "3", "count", "all_solutions"), "Number of solutions: 1\n");
-    assert_eq!(run_seed("twonot2", "4", "count", "all_solutions"), "Number of solutions: 0\n");
+    assert_eq!(
+        run_seed("twonot2", "3", "count", "all_solutions"),
+        "Number of solutions: 1\n"
+    );
+    assert_eq!(
+        run_seed("twonot2", "4", "count", "all_solutions"),
+        "Number of solutions: 0\n"
+    );
 }
 
 #[test]
@@ -121,9 +147,15 @@ fn one_solution_prints_a_valid_solution_in_the_seed_layout() {
         // zones (every non-star character) must be the same, and the rules are checked by
         // the program's verifier before printing (and by the random tests).
         assert_eq!(got_grids[0].len(), want_grids[0].len());
-        assert_eq!(got_grids[0].matches('@').count(), want_grids[0].matches('@').count());
+        assert_eq!(
+            got_grids[0].matches('@').count(),
+            want_grids[0].matches('@').count()
+        );
         for (a, b) in got_grids[0].chars().zip(want_grids[0].chars()) {
-            assert!(a == b || a == '@' || b == '@', "{puzzle} S={stars}: labels differ");
+            assert!(
+                a == b || a == '@' || b == '@',
+                "{puzzle} S={stars}: labels differ"
+            );
         }
         if puzzle == "twonot1" && stars == 2 || puzzle == "twonot2" && stars == 3 {
             assert_eq!(got, want, "the solution is unique, so it must be the same");
@@ -131,12 +163,20 @@ fn one_solution_prints_a_valid_solution_in_the_seed_layout() {
         let count = run_seed(puzzle, &stars.to_string(), "count", "one_solution");
         assert_eq!(count, "Number of solutions: 1\n");
     }
-    assert_eq!(run_seed("custom3", "1", "print", "one_solution"), "Number of solutions: 0\n");
+    assert_eq!(
+        run_seed("custom3", "1", "print", "one_solution"),
+        "Number of solutions: 0\n"
+    );
 }
 
 #[test]
 fn standard_rule_differs_from_the_seed_rule_where_the_spec_says() {
-    for (puzzle, stars, want) in [("custom1", 1, "0"), ("custom2", 2, "0"), ("twonot1", 1, "1193"), ("sporcle1", 1, "1")] {
+    for (puzzle, stars, want) in [
+        ("custom1", 1, "0"),
+        ("custom2", 2, "0"),
+        ("twonot1", 1, "1193"),
+        ("sporcle1", 1, "1"),
+    ] {
         let o = gridsat(&[
             "star-battle",
             &format!("examples/star-battle/{puzzle}.txt"),
@@ -146,6 +186,10 @@ fn standard_rule_differs_from_the_seed_rule_where_the_spec_says() {
             "exact",
             "--count",
         ]);
-        assert_eq!(stdout(&o), format!("Number of solutions: {want}\n"), "{puzzle}");
+        assert_eq!(
+            stdout(&o),
+            format!("Number of solutions: {want}\n"),
+            "{puzzle}"
+        );
     }
 }

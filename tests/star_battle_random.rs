@@ -23,7 +23,10 @@ fn random_puzzle(rng: &mut Rng) -> Puzzle {
             let label = (b'A' + k as u8) as char;
             match zones.iter_mut().find(|z| z.label == label) {
                 Some(z) => z.cells.push(Cell::new(r, c)),
-                None => zones.push(Zone { label, cells: vec![Cell::new(r, c)] }),
+                None => zones.push(Zone {
+                    label,
+                    cells: vec![Cell::new(r, c)],
+                }),
             }
         }
     }
@@ -44,7 +47,15 @@ fn brute_force(p: &Puzzle, s: usize, rule: LineRule) -> Vec<Vec<bool>> {
     };
     let mut found = Vec::new();
     let mut star = vec![false; p.rows * p.cols];
-    fn go(i: usize, p: &Puzzle, s: usize, rule: LineRule, zone_of: &[usize], star: &mut Vec<bool>, found: &mut Vec<Vec<bool>>) {
+    fn go(
+        i: usize,
+        p: &Puzzle,
+        s: usize,
+        rule: LineRule,
+        zone_of: &[usize],
+        star: &mut Vec<bool>,
+        found: &mut Vec<Vec<bool>>,
+    ) {
         let n = p.rows * p.cols;
         if i == n {
             let count = |f: &dyn Fn(usize) -> bool| (0..n).filter(|&j| star[j] && f(j)).count();
@@ -98,7 +109,9 @@ fn planted_puzzle(rng: &mut Rng) -> Puzzle {
     let mut seeds: Vec<Cell> = Vec::new();
     for r in 0..rows {
         let c = rng.below(cols);
-        let free = seeds.iter().all(|s| s.col != c && (s.row.abs_diff(r) > 1 || s.col.abs_diff(c) > 1));
+        let free = seeds
+            .iter()
+            .all(|s| s.col != c && (s.row.abs_diff(r) > 1 || s.col.abs_diff(c) > 1));
         if free && rng.chance(80) {
             seeds.push(Cell::new(r, c));
         }
@@ -116,7 +129,12 @@ fn planted_puzzle(rng: &mut Rng) -> Puzzle {
             continue;
         }
         let (r, c) = (i / cols, i % cols);
-        let neighbours = [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)];
+        let neighbours = [
+            (r.wrapping_sub(1), c),
+            (r + 1, c),
+            (r, c.wrapping_sub(1)),
+            (r, c + 1),
+        ];
         let zones: Vec<usize> = neighbours
             .iter()
             .filter(|&&(nr, nc)| nr < rows && nc < cols)
@@ -129,7 +147,10 @@ fn planted_puzzle(rng: &mut Rng) -> Puzzle {
     let zones = (0..seeds.len())
         .map(|k| Zone {
             label: (b'a' + k as u8) as char,
-            cells: (0..rows * cols).filter(|&i| owner[i] == Some(k)).map(|i| Cell::new(i / cols, i % cols)).collect(),
+            cells: (0..rows * cols)
+                .filter(|&i| owner[i] == Some(k))
+                .map(|i| Cell::new(i / cols, i % cols))
+                .collect(),
         })
         .collect();
     Puzzle { rows, cols, zones }
@@ -141,18 +162,38 @@ fn sat_solutions_equal_brute_force_on_random_puzzles() {
     let mut nonzero = 0;
     for case in 0..400 {
         let planted = case % 2 == 0;
-        let puzzle = if planted { planted_puzzle(&mut rng) } else { random_puzzle(&mut rng) };
+        let puzzle = if planted {
+            planted_puzzle(&mut rng)
+        } else {
+            random_puzzle(&mut rng)
+        };
         let stars = if planted { 1 } else { 1 + rng.below(2) };
-        let rule = if rng.chance(50) { LineRule::AtMost } else { LineRule::Exact };
+        let rule = if rng.chance(50) {
+            LineRule::AtMost
+        } else {
+            LineRule::Exact
+        };
         let card = CardEncoding::ALL[case % 4];
         let mut want: Vec<Stars> = brute_force(&puzzle, stars, rule)
             .into_iter()
-            .map(|star| Stars { rows: puzzle.rows, cols: puzzle.cols, star })
+            .map(|star| Stars {
+                rows: puzzle.rows,
+                cols: puzzle.cols,
+                star,
+            })
             .collect();
         order_solutions(&mut want);
-        let problem = Problem { puzzle: puzzle.clone(), stars, rule, card };
+        let problem = Problem {
+            puzzle: puzzle.clone(),
+            stars,
+            rule,
+            card,
+        };
         let got = problem.solve_all(None).unwrap();
-        assert_eq!(got, want, "case {case}: {puzzle:?} S={stars} {rule:?} {card}");
+        assert_eq!(
+            got, want,
+            "case {case}: {puzzle:?} S={stars} {rule:?} {card}"
+        );
         assert_eq!(problem.count().unwrap(), want.len() as u128, "case {case}");
         for s in &got {
             assert_eq!(verify(&puzzle, stars, rule, s), Ok(()));
@@ -160,7 +201,10 @@ fn sat_solutions_equal_brute_force_on_random_puzzles() {
         nonzero += usize::from(!want.is_empty());
     }
     // The generator must produce solvable puzzles often enough for the test to mean something.
-    assert!(nonzero > 120, "only {nonzero} of 400 random puzzles were solvable");
+    assert!(
+        nonzero > 120,
+        "only {nonzero} of 400 random puzzles were solvable"
+    );
 }
 
 #[test]
@@ -168,8 +212,17 @@ fn determined_cells_agree_with_the_full_solution_list() {
     let mut rng = Rng::new(7);
     for case in 0..150 {
         let puzzle = random_puzzle(&mut rng);
-        let rule = if rng.chance(50) { LineRule::AtMost } else { LineRule::Exact };
-        let problem = Problem { puzzle: puzzle.clone(), stars: 1, rule, card: CardEncoding::Totalizer };
+        let rule = if rng.chance(50) {
+            LineRule::AtMost
+        } else {
+            LineRule::Exact
+        };
+        let problem = Problem {
+            puzzle: puzzle.clone(),
+            stars: 1,
+            rule,
+            card: CardEncoding::Totalizer,
+        };
         let all = brute_force(&puzzle, 1, rule);
         let det = problem.determined().unwrap();
         match det {
@@ -198,8 +251,14 @@ fn verifier_rejects_every_wrong_placement_the_brute_force_rejects() {
                 rows: 2,
                 cols: 3,
                 zones: vec![
-                    Zone { label: 'A', cells: vec![Cell::new(0, 0), Cell::new(1, 0), Cell::new(1, 1)] },
-                    Zone { label: 'B', cells: vec![Cell::new(0, 1), Cell::new(0, 2), Cell::new(1, 2)] },
+                    Zone {
+                        label: 'A',
+                        cells: vec![Cell::new(0, 0), Cell::new(1, 0), Cell::new(1, 1)],
+                    },
+                    Zone {
+                        label: 'B',
+                        cells: vec![Cell::new(0, 1), Cell::new(0, 2), Cell::new(1, 2)],
+                    },
                 ],
             };
         }
@@ -208,7 +267,17 @@ fn verifier_rejects_every_wrong_placement_the_brute_force_rejects() {
             let good = brute_force(&puzzle, 1, rule);
             for bits in 0..(1u32 << n) {
                 let star: Vec<bool> = (0..n).map(|i| bits >> i & 1 == 1).collect();
-                let accepted = verify(&puzzle, 1, rule, &Stars { rows: puzzle.rows, cols: puzzle.cols, star: star.clone() }).is_ok();
+                let accepted = verify(
+                    &puzzle,
+                    1,
+                    rule,
+                    &Stars {
+                        rows: puzzle.rows,
+                        cols: puzzle.cols,
+                        star: star.clone(),
+                    },
+                )
+                .is_ok();
                 assert_eq!(accepted, good.contains(&star));
             }
         }

@@ -1,9 +1,7 @@
 //! `gridsat star-battle`: the seed program's command line and the modern one.
 
 use super::parse::{parse, ParsedPuzzle};
-use super::render::{
-    board_lines, determined_lines, differing_cells, seed_output, JsonSolution,
-};
+use super::render::{board_lines, determined_lines, differing_cells, seed_output, JsonSolution};
 use super::solve::{Problem, SolveError, Verdict};
 use crate::input::{read_puzzle_file, InputError};
 use anyhow::{bail, Context};
@@ -197,7 +195,13 @@ fn run_seed(args: &Args, parsed: ParsedPuzzle) -> anyhow::Result<ExitCode> {
             args.seed.len()
         );
     }
-    if args.all || args.count || args.unique || args.determined || args.stars.is_some() || args.limit.is_some() {
+    if args.all
+        || args.count
+        || args.unique
+        || args.determined
+        || args.stars.is_some()
+        || args.limit.is_some()
+    {
         bail!("--all, --count, --unique, --determined, --stars and --limit belong to the modern interface, not the seed's arguments");
     }
     let output = &args.seed[0];
@@ -205,7 +209,12 @@ fn run_seed(args: &Args, parsed: ParsedPuzzle) -> anyhow::Result<ExitCode> {
         .parse()
         .ok()
         .filter(|&s| s >= 1)
-        .with_context(|| format!("stars per zone must be a whole number >= 1, got '{}'", args.seed[1]))?;
+        .with_context(|| {
+            format!(
+                "stars per zone must be a whole number >= 1, got '{}'",
+                args.seed[1]
+            )
+        })?;
     let mode = SeedMode {
         print: match args.seed[2].as_str() {
             "print" => true,
@@ -215,7 +224,9 @@ fn run_seed(args: &Args, parsed: ParsedPuzzle) -> anyhow::Result<ExitCode> {
         all: match args.seed[3].as_str() {
             "all_solutions" => true,
             "one_solution" => false,
-            other => bail!("solution mode must be 'one_solution' or 'all_solutions', got '{other}'"),
+            other => {
+                bail!("solution mode must be 'one_solution' or 'all_solutions', got '{other}'")
+            }
         },
     };
     let problem = Problem {
@@ -236,7 +247,8 @@ fn run_seed(args: &Args, parsed: ParsedPuzzle) -> anyhow::Result<ExitCode> {
     if output == "-" {
         std::io::stdout().write_all(text.as_bytes())?;
     } else {
-        std::fs::write(output, text).with_context(|| format!("{output}: cannot write the output file"))?;
+        std::fs::write(output, text)
+            .with_context(|| format!("{output}: cannot write the output file"))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -263,7 +275,8 @@ fn write_cnf_outputs(args: &Args, problem: &Problem) -> anyhow::Result<()> {
     }
     let encoded = problem.encode();
     if let Some(path) = &args.dimacs {
-        let file = std::fs::File::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("{}: cannot create", path.display()))?;
         let mut w = std::io::BufWriter::new(file);
         encoded.cnf.write_dimacs(&mut w)?;
         w.flush()?;
@@ -299,12 +312,20 @@ fn rule_json(problem: &Problem) -> serde_json::Value {
     })
 }
 
-fn print_solutions(problem: &Problem, limit: Option<u64>, format: Format, out: &mut impl Write) -> anyhow::Result<bool> {
+fn print_solutions(
+    problem: &Problem,
+    limit: Option<u64>,
+    format: Format,
+    out: &mut impl Write,
+) -> anyhow::Result<bool> {
     let solutions = problem.solve_all(limit)?;
     let complete = limit.is_none_or(|l| (solutions.len() as u64) < l);
     match format {
         Format::Json => {
-            let list: Vec<_> = solutions.iter().map(|s| JsonSolution::new(&problem.puzzle, s)).collect();
+            let list: Vec<_> = solutions
+                .iter()
+                .map(|s| JsonSolution::new(&problem.puzzle, s))
+                .collect();
             let value = json!({
                 "puzzle": rule_json(problem),
                 "solutions": list,
@@ -336,7 +357,10 @@ fn print_solutions(problem: &Problem, limit: Option<u64>, format: Format, out: &
                 if complete {
                     writeln!(out, "{n} solution{plural}.")?;
                 } else {
-                    writeln!(out, "{n} solution{plural} (stopped at --limit {n}; there may be more).")?;
+                    writeln!(
+                        out,
+                        "{n} solution{plural} (stopped at --limit {n}; there may be more)."
+                    )?;
                 }
             }
         }
@@ -347,20 +371,30 @@ fn print_solutions(problem: &Problem, limit: Option<u64>, format: Format, out: &
 fn print_count(problem: &Problem, format: Format, out: &mut impl Write) -> anyhow::Result<bool> {
     let count = problem.count()?;
     match format {
-        Format::Json => writeln!(out, "{}", json!({"puzzle": rule_json(problem), "count": count}))?,
+        Format::Json => writeln!(
+            out,
+            "{}",
+            json!({"puzzle": rule_json(problem), "count": count})
+        )?,
         Format::Text => writeln!(out, "Number of solutions: {count}")?,
     }
     Ok(count > 0)
 }
 
-fn print_uniqueness(problem: &Problem, format: Format, out: &mut impl Write) -> anyhow::Result<bool> {
+fn print_uniqueness(
+    problem: &Problem,
+    format: Format,
+    out: &mut impl Write,
+) -> anyhow::Result<bool> {
     let verdict = problem.uniqueness()?;
     let p = &problem.puzzle;
     match format {
         Format::Json => {
             let value = match &verdict {
                 Verdict::NoSolution => json!({"verdict": "none", "solutions": []}),
-                Verdict::Unique(s) => json!({"verdict": "unique", "solutions": [JsonSolution::new(p, s)]}),
+                Verdict::Unique(s) => {
+                    json!({"verdict": "unique", "solutions": [JsonSolution::new(p, s)]})
+                }
                 Verdict::Multiple(a, b) => json!({
                     "verdict": "multiple",
                     "solutions": [JsonSolution::new(p, a), JsonSolution::new(p, b)],
@@ -395,10 +429,18 @@ fn print_uniqueness(problem: &Problem, format: Format, out: &mut impl Write) -> 
     Ok(matches!(verdict, Verdict::Unique(_)))
 }
 
-fn print_determined(problem: &Problem, format: Format, out: &mut impl Write) -> anyhow::Result<bool> {
+fn print_determined(
+    problem: &Problem,
+    format: Format,
+    out: &mut impl Write,
+) -> anyhow::Result<bool> {
     let Some(cells) = problem.determined()? else {
         match format {
-            Format::Json => writeln!(out, "{}", json!({"puzzle": rule_json(problem), "solvable": false}))?,
+            Format::Json => writeln!(
+                out,
+                "{}",
+                json!({"puzzle": rule_json(problem), "solvable": false})
+            )?,
             Format::Text => writeln!(out, "No solution.")?,
         }
         return Ok(false);

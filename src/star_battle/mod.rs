@@ -1,5 +1,6 @@
 //! Star Battle: parse, solve, verify, render, and the command line.
 
+pub mod bench;
 pub mod cli;
 pub mod parse;
 pub mod render;

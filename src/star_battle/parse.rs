@@ -215,10 +215,7 @@ fn zone_label(
     if chars.next().is_some() {
         return Err(ParseError::new(
             token.line,
-            format!(
-                "zone label '{}' is longer than one character",
-                token.text
-            ),
+            format!("zone label '{}' is longer than one character", token.text),
         ));
     }
     check_label(label, token.line)?;
@@ -268,9 +265,9 @@ fn parse_letter_grid(text: &str) -> Result<ParsedPuzzle, ParseError> {
     let mut stars = None;
     if let Some(&(line, first)) = lines.peek() {
         if first.chars().all(|c| c.is_ascii_digit()) {
-            let value: usize = first.parse().map_err(|_| {
-                ParseError::new(line, format!("star count '{first}' is too large"))
-            })?;
+            let value: usize = first
+                .parse()
+                .map_err(|_| ParseError::new(line, format!("star count '{first}' is too large")))?;
             if value == 0 {
                 return Err(ParseError::new(line, "the star count must be at least 1"));
             }
@@ -336,7 +333,8 @@ fn parse_letter_grid(text: &str) -> Result<ParsedPuzzle, ParseError> {
 mod tests {
     use super::*;
 
-    const CUSTOM1: &str = "4 3\nL 6\n0 0\n1 0\n0 1\n1 1\n0 2\n1 2\nX 6\n2 0\n2 1\n2 2\n0 3\n1 3\n2 3";
+    const CUSTOM1: &str =
+        "4 3\nL 6\n0 0\n1 0\n0 1\n1 1\n0 2\n1 2\nX 6\n2 0\n2 1\n2 2\n0 3\n1 3\n2 3";
 
     fn err(text: &str) -> ParseError {
         parse(text).expect_err("should be rejected")
@@ -364,7 +362,10 @@ mod tests {
         let p = parse("2\nAAB\nACB\nCCB\n").unwrap();
         assert_eq!(p.stars, Some(2));
         assert_eq!(p.puzzle.zones.len(), 3);
-        assert_eq!(p.puzzle.zones[2].cells, vec![Cell::new(1, 1), Cell::new(2, 0), Cell::new(2, 1)]);
+        assert_eq!(
+            p.puzzle.zones[2].cells,
+            vec![Cell::new(1, 1), Cell::new(2, 0), Cell::new(2, 1)]
+        );
         assert_eq!(parse("AB\nAB").unwrap().stars, None);
     }
 
@@ -381,7 +382,10 @@ mod tests {
         assert!(e.message.contains("already in zone 'L' (line 5)"), "{e}");
 
         let e = err(&CUSTOM1.replace("2 3", ""));
-        assert!(e.message.contains("x coordinate of cell 6 of zone 'X'"), "{e}");
+        assert!(
+            e.message.contains("x coordinate of cell 6 of zone 'X'"),
+            "{e}"
+        );
 
         let e = err(&CUSTOM1.replace("X 6", "X 5"));
         assert!(e.message.contains("found the number '2'"), "{e}");
@@ -391,11 +395,20 @@ mod tests {
         assert_eq!(e.line, 8);
         assert!(e.message.contains("longer than one character"), "{e}");
 
-        let e = err(&CUSTOM1.replace("X 6\n2 0\n2 1\n2 2\n0 3\n1 3\n2 3", "X 5\n2 0\n2 1\n2 2\n0 3\n1 3"));
-        assert!(e.message.contains("cell (x=2, y=3) belongs to no zone"), "{e}");
+        let e = err(&CUSTOM1.replace(
+            "X 6\n2 0\n2 1\n2 2\n0 3\n1 3\n2 3",
+            "X 5\n2 0\n2 1\n2 2\n0 3\n1 3",
+        ));
+        assert!(
+            e.message.contains("cell (x=2, y=3) belongs to no zone"),
+            "{e}"
+        );
 
         let e = err("4");
-        assert!(e.message.contains("no grid rows") || e.message.contains("columns"), "{e}");
+        assert!(
+            e.message.contains("no grid rows") || e.message.contains("columns"),
+            "{e}"
+        );
         let e = err("4 x\n");
         assert_eq!(e.line, 1);
         let e = err("4 3\nL six\n");

@@ -9,24 +9,51 @@ pub enum Violation {
     #[error("the solution is {0} x {1} but the puzzle is {2} x {3}")]
     WrongSize(usize, usize, usize, usize),
     #[error("zone '{label}' has {found} stars instead of {wanted}")]
-    Zone { label: char, found: usize, wanted: usize },
+    Zone {
+        label: char,
+        found: usize,
+        wanted: usize,
+    },
     #[error("row {row} has {found} stars; the rule allows {rule} {wanted}")]
-    Row { row: usize, found: usize, rule: &'static str, wanted: usize },
+    Row {
+        row: usize,
+        found: usize,
+        rule: &'static str,
+        wanted: usize,
+    },
     #[error("column {col} has {found} stars; the rule allows {rule} {wanted}")]
-    Column { col: usize, found: usize, rule: &'static str, wanted: usize },
+    Column {
+        col: usize,
+        found: usize,
+        rule: &'static str,
+        wanted: usize,
+    },
     #[error("the stars at (row {0}, col {1}) and (row {2}, col {3}) touch")]
     Touching(usize, usize, usize, usize),
 }
 
-pub fn verify(puzzle: &Puzzle, stars_per_unit: usize, rule: LineRule, stars: &Stars) -> Result<(), Violation> {
+pub fn verify(
+    puzzle: &Puzzle,
+    stars_per_unit: usize,
+    rule: LineRule,
+    stars: &Stars,
+) -> Result<(), Violation> {
     let (rows, cols) = (puzzle.rows, puzzle.cols);
     if stars.rows != rows || stars.cols != cols || stars.star.len() != rows * cols {
         return Err(Violation::WrongSize(stars.rows, stars.cols, rows, cols));
     }
     for zone in &puzzle.zones {
-        let found = zone.cells.iter().filter(|c| stars.has_star(c.row, c.col)).count();
+        let found = zone
+            .cells
+            .iter()
+            .filter(|c| stars.has_star(c.row, c.col))
+            .count();
         if found != stars_per_unit {
-            return Err(Violation::Zone { label: zone.label, found, wanted: stars_per_unit });
+            return Err(Violation::Zone {
+                label: zone.label,
+                found,
+                wanted: stars_per_unit,
+            });
         }
     }
     let line_ok = |found: usize| match rule {
@@ -40,13 +67,23 @@ pub fn verify(puzzle: &Puzzle, stars_per_unit: usize, rule: LineRule, stars: &St
     for row in 0..rows {
         let found = (0..cols).filter(|&c| stars.has_star(row, c)).count();
         if !line_ok(found) {
-            return Err(Violation::Row { row, found, rule: rule_words, wanted: stars_per_unit });
+            return Err(Violation::Row {
+                row,
+                found,
+                rule: rule_words,
+                wanted: stars_per_unit,
+            });
         }
     }
     for col in 0..cols {
         let found = (0..rows).filter(|&r| stars.has_star(r, col)).count();
         if !line_ok(found) {
-            return Err(Violation::Column { col, found, rule: rule_words, wanted: stars_per_unit });
+            return Err(Violation::Column {
+                col,
+                found,
+                rule: rule_words,
+                wanted: stars_per_unit,
+            });
         }
     }
     for r in 0..rows {
@@ -85,34 +122,84 @@ mod tests {
             rows: 2,
             cols: 3,
             zones: vec![
-                Zone { label: 'A', cells: vec![Cell::new(0, 0), Cell::new(0, 1), Cell::new(1, 0)] },
-                Zone { label: 'B', cells: vec![Cell::new(0, 2), Cell::new(1, 1), Cell::new(1, 2)] },
+                Zone {
+                    label: 'A',
+                    cells: vec![Cell::new(0, 0), Cell::new(0, 1), Cell::new(1, 0)],
+                },
+                Zone {
+                    label: 'B',
+                    cells: vec![Cell::new(0, 2), Cell::new(1, 1), Cell::new(1, 2)],
+                },
             ],
         }
     }
 
     fn stars(bits: [bool; 6]) -> Stars {
-        Stars { rows: 2, cols: 3, star: bits.to_vec() }
+        Stars {
+            rows: 2,
+            cols: 3,
+            star: bits.to_vec(),
+        }
     }
 
     #[test]
     fn accepts_a_good_placement_and_names_each_broken_rule() {
         let p = two_by_three();
-        assert_eq!(verify(&p, 1, LineRule::AtMost, &stars([true, false, true, false, false, false])), Ok(()));
+        assert_eq!(
+            verify(
+                &p,
+                1,
+                LineRule::AtMost,
+                &stars([true, false, true, false, false, false])
+            ),
+            Ok(())
+        );
         assert!(matches!(
-            verify(&p, 1, LineRule::AtMost, &stars([true, false, false, false, false, false])),
-            Err(Violation::Zone { label: 'B', found: 0, .. })
+            verify(
+                &p,
+                1,
+                LineRule::AtMost,
+                &stars([true, false, false, false, false, false])
+            ),
+            Err(Violation::Zone {
+                label: 'B',
+                found: 0,
+                ..
+            })
         ));
         assert!(matches!(
-            verify(&p, 1, LineRule::Exact, &stars([true, false, true, false, false, false])),
-            Err(Violation::Row { row: 1, found: 0, .. })
+            verify(
+                &p,
+                1,
+                LineRule::Exact,
+                &stars([true, false, true, false, false, false])
+            ),
+            Err(Violation::Row {
+                row: 1,
+                found: 0,
+                ..
+            })
         ));
         assert!(matches!(
-            verify(&p, 1, LineRule::AtMost, &stars([false, false, false, true, true, false])),
-            Err(Violation::Row { row: 1, found: 2, .. })
+            verify(
+                &p,
+                1,
+                LineRule::AtMost,
+                &stars([false, false, false, true, true, false])
+            ),
+            Err(Violation::Row {
+                row: 1,
+                found: 2,
+                ..
+            })
         ));
         assert!(matches!(
-            verify(&p, 1, LineRule::AtMost, &stars([false, true, false, false, false, true])),
+            verify(
+                &p,
+                1,
+                LineRule::AtMost,
+                &stars([false, true, false, false, false, true])
+            ),
             Err(Violation::Touching(0, 1, 1, 2))
         ));
     }
