@@ -6,8 +6,8 @@
 //! **Letter grid** (puzzle sites, r/dailyprogrammer): an optional first line holding the
 //! number of stars, then one row of zone letters per line.
 //!
-//! The format is told by the first non-blank line: two numbers start the seed format;
-//! anything else is a letter grid.
+//! The format is told by the first non-blank line: a number followed by more words starts
+//! the seed format; anything else is a letter grid.
 
 use crate::input::ParseError;
 use gridsat_encodings::grid::Cell;
@@ -34,7 +34,9 @@ pub fn parse(text: &str) -> Result<ParsedPuzzle, ParseError> {
         return Err(ParseError::new(0, "the file is empty"));
     };
     let words: Vec<&str> = first.split_whitespace().collect();
-    let is_seed = words.len() >= 2 && words[..2].iter().all(|w| w.parse::<u64>().is_ok());
+    // A number followed by more on the first line can only be the seed's `ROWS COLS`
+    // (a letter grid's first line is its star count alone, or a row of letters).
+    let is_seed = words.len() >= 2 && words[0].parse::<u64>().is_ok();
     if is_seed {
         parse_seed(text).map(|puzzle| ParsedPuzzle {
             puzzle,
@@ -373,13 +375,13 @@ mod tests {
     fn errors_name_the_line() {
         let out_of_grid = CUSTOM1.replace("2 3", "3 3");
         let e = err(&out_of_grid);
-        assert_eq!(e.line, 14);
+        assert_eq!(e.line, 15);
         assert!(e.message.contains("outside the grid"), "{e}");
 
         let twice = CUSTOM1.replace("2 0\n2 1", "1 1\n2 1");
         let e = err(&twice);
-        assert_eq!(e.line, 9);
-        assert!(e.message.contains("already in zone 'L' (line 5)"), "{e}");
+        assert_eq!(e.line, 10);
+        assert!(e.message.contains("already in zone 'L' (line 6)"), "{e}");
 
         let e = err(&CUSTOM1.replace("2 3", ""));
         assert!(
@@ -392,7 +394,7 @@ mod tests {
         assert!(e.message.contains("count 5"), "{e}");
 
         let e = err(&CUSTOM1.replace("X 6", "XY 6"));
-        assert_eq!(e.line, 8);
+        assert_eq!(e.line, 9);
         assert!(e.message.contains("longer than one character"), "{e}");
 
         let e = err(&CUSTOM1.replace(

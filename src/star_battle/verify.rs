@@ -145,15 +145,8 @@ mod tests {
     #[test]
     fn accepts_a_good_placement_and_names_each_broken_rule() {
         let p = two_by_three();
-        assert_eq!(
-            verify(
-                &p,
-                1,
-                LineRule::AtMost,
-                &stars([true, false, true, false, false, false])
-            ),
-            Ok(())
-        );
+        let good = stars([true, false, false, false, false, true]);
+        assert_eq!(verify(&p, 1, LineRule::AtMost, &good), Ok(()));
         assert!(matches!(
             verify(
                 &p,
@@ -168,14 +161,9 @@ mod tests {
             })
         ));
         assert!(matches!(
-            verify(
-                &p,
-                1,
-                LineRule::Exact,
-                &stars([true, false, true, false, false, false])
-            ),
-            Err(Violation::Row {
-                row: 1,
+            verify(&p, 1, LineRule::Exact, &good),
+            Err(Violation::Column {
+                col: 1,
                 found: 0,
                 ..
             })
