@@ -143,8 +143,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         card: args.card,
     };
     write_cnf_outputs(args, &problem)?;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let result = if args.count {
         print_count(&problem, args.format, &mut out)
     } else if args.unique {
@@ -156,6 +155,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     } else {
         print_solutions(&problem, Some(1), args.format, &mut out)
     };
+    out.flush()?;
     finish(result)
 }
 
