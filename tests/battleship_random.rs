@@ -266,7 +266,7 @@ fn planted_piece(puzzle: &Puzzle, board: Board, r: usize, c: usize) -> Piece {
 
 #[test]
 fn sat_matches_brute_force_on_random_planted_puzzles() {
-    let mut rng = Rng(0x5eed_0f_ba77_1e5);
+    let mut rng = Rng(0x0005_eed0_fba7_71e5);
     let mut with_solutions = 0;
     let mut with_several = 0;
     for round in 0..400 {
