@@ -268,6 +268,11 @@ fn bad_input_names_the_file_and_line() {
         ),
         ("board 2 x\n", 1, "number of columns"),
         (
+            "board 101 2\n",
+            1,
+            "number of rows must be a whole number from 1 to 100",
+        ),
+        (
             "board 2 2\nrows 1 1\ncols 1 1\ncruiser extra\n",
             4,
             "unexpected 'extra'",
@@ -315,16 +320,32 @@ fn usage_errors() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
     }
-    // A pairwise encoding of a 300-wide row holding 150 ship cells would never fit in
+    // A pairwise encoding of a 100-wide row holding 50 ship cells would never fit in
     // memory; it is refused up front.
-    let mut text = String::from("board 1 300\nrows 150\ncols");
-    text.push_str(&" ?".repeat(300));
+    let mut text = String::from("board 1 100\nrows 50\ncols");
+    text.push_str(&" ?".repeat(100));
     text.push_str("\nsubmarine\n");
     let file = temp_puzzle(&text);
     let out = gridsat(&[file.path().to_str().unwrap(), "--card", "pairwise"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("choose another --card"),
+        "{}",
+        stderr(&out)
+    );
+    // 100x100 with 300 unknown ships: refused before building counters of millions of
+    // variables.
+    let mut text = String::from("board 100 100\nrows");
+    text.push_str(&" ?".repeat(100));
+    text.push_str("\ncols");
+    text.push_str(&" ?".repeat(100));
+    text.push('\n');
+    text.push_str(&"unknown\n".repeat(300));
+    let file = temp_puzzle(&text);
+    let out = gridsat(&[file.path().to_str().unwrap(), "--count"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("too large for gridsat's encoding"),
         "{}",
         stderr(&out)
     );

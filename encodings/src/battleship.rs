@@ -212,6 +212,15 @@ pub struct Options {
 /// hundreds of placements, where `Pairwise` would need astronomically many clauses.
 pub const FLEET_CARD: CardEncoding = CardEncoding::SequentialCounter;
 
+/// An upper bound on the auxiliary variables of the fleet counters: at most 13
+/// placements per cell (one submarine, two orientations of six longer lengths), each
+/// counted by a sequential counter as wide as the fleet plus one. Real puzzles stay in
+/// the tens of thousands; a front end can refuse a file whose bound is far beyond.
+pub fn fleet_counter_bound(puzzle: &Puzzle) -> u128 {
+    let cells = (puzzle.rows as u128) * (puzzle.cols as u128);
+    cells * 13 * (puzzle.fleet.len() as u128 + 1)
+}
+
 /// How many clauses the `Pairwise` encoding of the known row and column sums would take
 /// (saturating): `C(n, s+1)` to forbid more than `s` of `n` cells and `C(n, n-s+1)` to
 /// forbid fewer. Lets a front end refuse a pairwise encoding too large to build.
@@ -351,6 +360,12 @@ fn placements_of(
     ship: &LitGrid,
     cnf: &mut Cnf,
 ) -> Vec<(Placement, Lit)> {
+    // The hints on each cell, row-major, so that checking a placement costs its own
+    // cells only, however many hints the file has.
+    let mut hints: Vec<Vec<Piece>> = vec![Vec::new(); puzzle.rows * puzzle.cols];
+    for hint in &puzzle.hints {
+        hints[hint.cell.row * puzzle.cols + hint.cell.col].push(hint.piece);
+    }
     let mut out = Vec::new();
     for length in (1..=MAX_SHIP_LENGTH).filter(|&l| allowed(l)) {
         for top_left in ship.cells() {
@@ -368,7 +383,7 @@ fn placements_of(
                 let end = placement.cell(length - 1);
                 if end.row >= puzzle.rows
                     || end.col >= puzzle.cols
-                    || ruled_out(puzzle, &placement, ship)
+                    || ruled_out(puzzle, &hints, &placement, ship)
                 {
                     continue;
                 }
@@ -388,7 +403,7 @@ fn placements_of(
 /// True when a known sum is too small for the placement's cells, or a hint contradicts
 /// it: a hint on one of its cells that names another piece, or a ship piece just beyond
 /// one of its ends.
-fn ruled_out(puzzle: &Puzzle, placement: &Placement, ship: &LitGrid) -> bool {
+fn ruled_out(puzzle: &Puzzle, hints: &[Vec<Piece>], placement: &Placement, ship: &LitGrid) -> bool {
     let (along, across) = match placement.orientation {
         Orientation::Horizontal => (&puzzle.row_sums, &puzzle.col_sums),
         Orientation::Vertical => (&puzzle.col_sums, &puzzle.row_sums),
@@ -403,13 +418,15 @@ fn ruled_out(puzzle: &Puzzle, placement: &Placement, ship: &LitGrid) -> bool {
     {
         return true;
     }
-    let ends = beyond_ends(ship, placement);
-    puzzle.hints.iter().any(
-        |hint| match placement.cells().position(|c| c == hint.cell) {
-            Some(k) => hint.piece != piece_of(placement, k),
-            None => hint.piece != Piece::Water && ends.contains(&hint.cell),
-        },
-    )
+    let hints_at = |cell: Cell| &hints[cell.row * puzzle.cols + cell.col];
+    let wrong_piece = placement
+        .cells()
+        .enumerate()
+        .any(|(k, cell)| hints_at(cell).iter().any(|&p| p != piece_of(placement, k)));
+    let ship_beyond_an_end = beyond_ends(ship, placement)
+        .into_iter()
+        .any(|cell| hints_at(cell).iter().any(|&p| p != Piece::Water));
+    wrong_piece || ship_beyond_an_end
 }
 
 /// The piece the `k`-th cell of `placement` shows.

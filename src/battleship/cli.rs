@@ -9,7 +9,7 @@ use super::solve::{
 use crate::input::{read_puzzle_file, InputError};
 use anyhow::{bail, Context};
 use gridsat_encodings::battleship::{
-    encode, pairwise_sum_clauses, Encoded, FleetShip, Options, Puzzle,
+    encode, fleet_counter_bound, pairwise_sum_clauses, Encoded, FleetShip, Options, Puzzle,
 };
 use gridsat_encodings::card::CardEncoding;
 use serde_json::json;
@@ -37,6 +37,10 @@ the independent rule check).
 
 Solutions are distinct boards: swapping two ships of one type is not a new solution, and
 an `unknown` ship is whatever length (1 to 7) its cells have.";
+
+/// The largest `fleet_counter_bound` accepted: a 10x10 puzzle with 10 ships needs 14,300;
+/// near this bound (a 40x40 board, 30 ships: 645,000) gridsat takes about 320 MB.
+pub const MAX_FLEET_COUNTER_BOUND: u128 = 1_000_000;
 
 /// The most clauses `--card pairwise` may build for the sums (about 100 MB of clauses).
 pub const MAX_PAIRWISE_CLAUSES: u128 = 10_000_000;
@@ -153,6 +157,17 @@ pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         bail!("--limit goes with --all or --count");
     }
     let puzzle = load(&args.puzzle)?;
+    let bound = fleet_counter_bound(&puzzle);
+    if bound > MAX_FLEET_COUNTER_BOUND {
+        bail!(
+            "{}: a {}x{} board with {} ships is too large for gridsat's encoding (the fleet \
+             counters could take up to {bound} variables; the limit is {MAX_FLEET_COUNTER_BOUND})",
+            args.puzzle.display(),
+            puzzle.rows,
+            puzzle.cols,
+            puzzle.fleet.len()
+        );
+    }
     if args.card == CardEncoding::Pairwise {
         let clauses = pairwise_sum_clauses(&puzzle);
         if clauses > MAX_PAIRWISE_CLAUSES {

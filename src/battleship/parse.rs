@@ -21,9 +21,9 @@ use nom::multi::many0;
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
-/// The largest board side accepted: far beyond any real puzzle, and small enough that the
-/// encoding (about 14 placements per cell) stays within memory.
-pub const MAX_BOARD_SIDE: usize = 300;
+/// The largest board side accepted: far beyond any real puzzle (they are 4 to 15 wide),
+/// and small enough that the encoding (up to 13 placements per cell) stays within memory.
+pub const MAX_BOARD_SIDE: usize = 100;
 
 /// Parses puzzle text; errors carry the 1-based line at fault (0 for a missing line).
 pub fn parse_puzzle(text: &str) -> Result<Puzzle, ParseError> {
