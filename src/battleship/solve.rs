@@ -164,3 +164,43 @@ pub fn determined(encoded: &Encoded) -> anyhow::Result<Option<Vec<Option<bool>>>
     }
     Ok(Some(fixed))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battleship::parse::parse_puzzle;
+    use gridsat_encodings::battleship::{encode, Options};
+
+    const SAMPLE: &str = "board 4 5\nrows 4 0 2 1\ncols 1 2 1 2 1\ncruiser\ndestroyer\n\
+                          submarine\nsubmarine\n";
+
+    /// A doctored solver answer is refused as an internal error, whichever check sees it.
+    #[test]
+    fn bad_solutions_are_rejected() {
+        let puzzle = parse_puzzle(SAMPLE).unwrap();
+        let encoded = encode(&puzzle, &Options::default());
+        let good = Session::new(&encoded.cnf).solve().unwrap().unwrap();
+        assert!(checked_ships(&puzzle, &encoded, &good).is_ok());
+
+        // A cell flipped under the placements: ships and cells disagree.
+        let mut values = good.clone();
+        let cell = encoded.cells.get(1, 0).var().index();
+        values[cell] = !values[cell];
+        let err = checked_ships(&puzzle, &encoded, &values).unwrap_err();
+        assert!(err.downcast_ref::<Rejected>().is_some(), "{err}");
+
+        // An extra submarine with its cell: consistent, but row 3 then holds 2 cells.
+        let mut values = good;
+        let extra = Cell::new(3, 0);
+        let (_, lit) = encoded
+            .placements
+            .iter()
+            .find(|(p, _)| p.length == 1 && p.top_left == extra)
+            .unwrap();
+        values[lit.var().index()] = true;
+        values[encoded.cells.at(extra).var().index()] = true;
+        let err = checked_ships(&puzzle, &encoded, &values).unwrap_err();
+        assert!(err.downcast_ref::<Rejected>().is_some(), "{err}");
+        assert!(err.to_string().contains("rule checker rejected"), "{err}");
+    }
+}
