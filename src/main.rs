@@ -14,12 +14,15 @@ struct Cli {
 enum Command {
     /// Star Battle: zones, S stars each, no two touching.
     StarBattle(gridsat::star_battle::cli::Args),
+    /// Count the models of a DIMACS CNF file, projected on its `c p show` line.
+    CountCnf(gridsat::count_cnf::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::StarBattle(args) => gridsat::star_battle::cli::run(args),
+        Command::CountCnf(args) => gridsat::count_cnf::run(args),
     };
     match result {
         Ok(code) => code,

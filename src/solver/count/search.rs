@@ -1,0 +1,489 @@
+//! The search behind counting: DPLL with unit propagation and chronological
+//! backtracking, splitting the remaining formula into independent components after each
+//! decision and caching each component's projected count (the scheme of exact model
+//! counters such as sharpSAT). No clause is ever learnt or added, so nothing slows down
+//! as solutions pile up.
+//!
+//! Decisions are taken on projected variables only, in projection order (for a puzzle:
+//! row-major cells, which makes the cache act like a dynamic program over rows). A
+//! component with no projected variable left counts 1 if it is satisfiable and 0 if not;
+//! with the foundation's encodings unit propagation has already fixed every auxiliary
+//! variable by then, so that check is free. On arbitrary CNFs it is a plain DPLL search
+//! for one witness: correct, but exponential in the worst case.
+
+use super::dag::{Dag, Edge, Node, NodeId, FALSE, TRUE};
+use super::number::Count;
+use gridsat_encodings::cnf::{Cnf, Lit, Var};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Counters a caller may print to see what the search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Decisions on projected variables.
+    pub decisions: u64,
+    /// Components found in the cache instead of being searched again.
+    pub cache_hits: u64,
+    /// Components stored in the cache.
+    pub cache_entries: u64,
+    /// Components without projected variables that needed a satisfiability search.
+    pub witness_searches: u64,
+}
+
+/// A sub-problem: unassigned variables connected by clauses not yet satisfied.
+struct Component {
+    vars: Vec<u32>,
+    /// Identifies the residual formula (see `Search::components`).
+    key: (u64, u64),
+    /// The projected variable to branch on next, if any is left.
+    branch: Option<u32>,
+}
+
+const NO_RANK: u32 = u32::MAX;
+
+pub(super) struct Search {
+    num_vars: usize,
+    /// Literals of the clauses of length >= 2, reordered in place for watching.
+    lits: Vec<Lit>,
+    starts: Vec<u32>,
+    /// Per variable: the clauses (length >= 2) it occurs in.
+    occurs: Vec<Vec<u32>>,
+    /// Per literal code: clauses of length >= 3 whose first two literals include it.
+    watches: Vec<Vec<u32>>,
+    /// Per literal code: what must be true when this literal is false (binary clauses).
+    implications: Vec<Vec<Lit>>,
+    /// Per literal code: 1 true, -1 false, 0 unassigned.
+    value: Vec<i8>,
+    trail: Vec<Lit>,
+    queue_head: usize,
+    /// Per variable: its position in the projection, or `NO_RANK`.
+    rank: Vec<u32>,
+    units: Vec<Lit>,
+    trivially_unsat: bool,
+    var_stamp: Vec<u32>,
+    clause_stamp: Vec<u32>,
+    stamp: u32,
+    cache: HashMap<(u64, u64), (Count, NodeId), BuildHasherDefault<KeyHasher>>,
+    dag: Dag,
+    stats: SearchStats,
+}
+
+/// What `Search::run` found: the count, and the DAG to list solutions from.
+pub(super) struct Outcome {
+    pub count: Count,
+    pub dag: Dag,
+    pub root: Edge,
+    pub stats: SearchStats,
+}
+
+impl Search {
+    pub fn new(cnf: &Cnf, keep_dag: bool) -> Search {
+        let n = cnf.num_vars();
+        let mut rank = vec![NO_RANK; n];
+        for (position, var) in cnf.projection().iter().enumerate() {
+            if rank[var.index()] == NO_RANK {
+                rank[var.index()] = position as u32;
+            }
+        }
+        let mut search = Search {
+            num_vars: n,
+            lits: Vec::new(),
+            starts: vec![0],
+            occurs: vec![Vec::new(); n],
+            watches: vec![Vec::new(); 2 * n],
+            implications: vec![Vec::new(); 2 * n],
+            value: vec![0; 2 * n],
+            trail: Vec::with_capacity(n),
+            queue_head: 0,
+            rank,
+            units: Vec::new(),
+            trivially_unsat: false,
+            var_stamp: vec![0; n],
+            clause_stamp: Vec::new(),
+            stamp: 0,
+            cache: HashMap::default(),
+            dag: Dag::new(keep_dag),
+            stats: SearchStats::default(),
+        };
+        let mut clause: Vec<Lit> = Vec::new();
+        for original in cnf.clauses() {
+            clause.clear();
+            clause.extend_from_slice(original);
+            clause.sort_unstable();
+            clause.dedup();
+            // Sorted by code, a literal and its negation are neighbours.
+            if clause.windows(2).any(|w| w[0] == !w[1]) {
+                continue;
+            }
+            search.add_clause(&clause);
+        }
+        search.clause_stamp = vec![0; search.starts.len() - 1];
+        search
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        match clause.len() {
+            0 => self.trivially_unsat = true,
+            1 => self.units.push(clause[0]),
+            len => {
+                let id = (self.starts.len() - 1) as u32;
+                self.lits.extend_from_slice(clause);
+                self.starts.push(self.lits.len() as u32);
+                for lit in clause {
+                    self.occurs[lit.var().index()].push(id);
+                }
+                if len == 2 {
+                    self.implications[clause[0].code()].push(clause[1]);
+                    self.implications[clause[1].code()].push(clause[0]);
+                } else {
+                    self.watches[clause[0].code()].push(id);
+                    self.watches[clause[1].code()].push(id);
+                }
+            }
+        }
+    }
+
+    /// Counts the solutions projected on the projection set and builds the DAG.
+    pub fn run(mut self) -> Outcome {
+        let unsat = Outcome {
+            count: Count::ZERO,
+            dag: Dag::new(false),
+            root: Edge {
+                lits: 0..0,
+                child: FALSE,
+            },
+            stats: SearchStats::default(),
+        };
+        if self.trivially_unsat {
+            return unsat;
+        }
+        for unit in std::mem::take(&mut self.units) {
+            match self.value[unit.code()] {
+                1 => {}
+                -1 => return unsat,
+                _ => self.assign(unit),
+            }
+        }
+        if !self.propagate() {
+            return unsat;
+        }
+        let all: Vec<u32> = (0..self.num_vars as u32).collect();
+        let (count, child) = self.count_split(&all);
+        let lits = if child == FALSE {
+            0..0
+        } else {
+            let implied = self.trail.clone();
+            self.dag.store_lits(&implied)
+        };
+        Outcome {
+            count,
+            root: Edge { lits, child },
+            dag: self.dag,
+            stats: self.stats,
+        }
+    }
+
+    fn is_assigned(&self, var: u32) -> bool {
+        self.value[2 * var as usize] != 0
+    }
+
+    fn assign(&mut self, lit: Lit) {
+        self.value[lit.code()] = 1;
+        self.value[(!lit).code()] = -1;
+        self.trail.push(lit);
+    }
+
+    fn backtrack(&mut self, mark: usize) {
+        for lit in self.trail.drain(mark..) {
+            self.value[lit.code()] = 0;
+            self.value[(!lit).code()] = 0;
+        }
+        self.queue_head = mark;
+    }
+
+    /// Unit propagation to a fixpoint; false on a conflict.
+    fn propagate(&mut self) -> bool {
+        while self.queue_head < self.trail.len() {
+            let falsified = !self.trail[self.queue_head];
+            self.queue_head += 1;
+
+            let implied = std::mem::take(&mut self.implications[falsified.code()]);
+            let mut ok = true;
+            for &lit in &implied {
+                match self.value[lit.code()] {
+                    1 => {}
+                    -1 => {
+                        ok = false;
+                        break;
+                    }
+                    _ => self.assign(lit),
+                }
+            }
+            self.implications[falsified.code()] = implied;
+            if !ok {
+                return false;
+            }
+
+            let mut watching = std::mem::take(&mut self.watches[falsified.code()]);
+            let (mut read, mut write) = (0, 0);
+            let mut conflict = false;
+            while read < watching.len() {
+                let id = watching[read];
+                read += 1;
+                let start = self.starts[id as usize] as usize;
+                let end = self.starts[id as usize + 1] as usize;
+                if self.lits[start] == falsified {
+                    self.lits.swap(start, start + 1);
+                }
+                let other = self.lits[start];
+                if self.value[other.code()] == 1 {
+                    watching[write] = id;
+                    write += 1;
+                    continue;
+                }
+                let replacement =
+                    (start + 2..end).find(|&k| self.value[self.lits[k].code()] != -1);
+                if let Some(k) = replacement {
+                    self.lits.swap(start + 1, k);
+                    self.watches[self.lits[start + 1].code()].push(id);
+                    continue;
+                }
+                watching[write] = id;
+                write += 1;
+                if self.value[other.code()] == -1 {
+                    conflict = true;
+                    while read < watching.len() {
+                        watching[write] = watching[read];
+                        write += 1;
+                        read += 1;
+                    }
+                } else {
+                    self.assign(other);
+                }
+            }
+            watching.truncate(write);
+            self.watches[falsified.code()] = watching;
+            if conflict {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Splits the unassigned variables among `vars` into components.
+    ///
+    /// A component's residual formula is fixed by its variable set and by the set of its
+    /// unsatisfied clauses of length >= 3: every such clause keeps exactly its literals
+    /// over the set (the others are false, or the clause would be satisfied or the
+    /// variable would belong to the set), and a binary clause over two unassigned
+    /// variables is always present whole. The key hashes both sets into 128 bits
+    /// (two independent order-free sums), so equal keys mean equal residual formulas up
+    /// to a hash collision (odds about 2^-100 for millions of entries).
+    ///
+    /// Returns the components with clauses, and the projected variables whose clauses
+    /// are all satisfied (each doubles the count).
+    fn components(&mut self, vars: &[u32]) -> (Vec<Component>, Vec<Var>) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.var_stamp.fill(0);
+            self.clause_stamp.fill(0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        let occurs = std::mem::take(&mut self.occurs);
+        let mut components = Vec::new();
+        let mut free = Vec::new();
+        for &seed in vars {
+            if self.is_assigned(seed) || self.var_stamp[seed as usize] == stamp {
+                continue;
+            }
+            self.var_stamp[seed as usize] = stamp;
+            let mut members = vec![seed];
+            let (mut h1, mut h2) = (0u64, 0u64);
+            let mut branch: Option<u32> = None;
+            let mut clauses = 0usize;
+            let mut next = 0;
+            while next < members.len() {
+                let var = members[next];
+                next += 1;
+                h1 = h1.wrapping_add(mix(var as u64 ^ SEED_VAR_1));
+                h2 = h2.wrapping_add(mix(var as u64 ^ SEED_VAR_2));
+                if self.rank[var as usize] != NO_RANK
+                    && branch.is_none_or(|b| self.rank[var as usize] < self.rank[b as usize])
+                {
+                    branch = Some(var);
+                }
+                for &id in &occurs[var as usize] {
+                    if self.clause_stamp[id as usize] == stamp {
+                        continue;
+                    }
+                    self.clause_stamp[id as usize] = stamp;
+                    let start = self.starts[id as usize] as usize;
+                    let end = self.starts[id as usize + 1] as usize;
+                    let clause = &self.lits[start..end];
+                    if clause.iter().any(|l| self.value[l.code()] == 1) {
+                        continue;
+                    }
+                    clauses += 1;
+                    if end - start >= 3 {
+                        h1 = h1.wrapping_add(mix(id as u64 ^ SEED_CLAUSE_1));
+                        h2 = h2.wrapping_add(mix(id as u64 ^ SEED_CLAUSE_2));
+                    }
+                    for lit in clause {
+                        let other = lit.var().index();
+                        if self.value[lit.code()] == 0 && self.var_stamp[other] != stamp {
+                            self.var_stamp[other] = stamp;
+                            members.push(other as u32);
+                        }
+                    }
+                }
+            }
+            if clauses == 0 {
+                if branch.is_some() {
+                    free.push(Var::from_index(seed as usize));
+                }
+            } else {
+                components.push(Component {
+                    vars: members,
+                    key: (h1, h2),
+                    branch,
+                });
+            }
+        }
+        self.occurs = occurs;
+        (components, free)
+    }
+
+    /// The count of the unassigned part of `vars`: the product over its components.
+    fn count_split(&mut self, vars: &[u32]) -> (Count, NodeId) {
+        let (components, free) = self.components(vars);
+        let mut count = Count::pow2(free.len());
+        let mut children = Vec::with_capacity(components.len() + 1);
+        // Small components first: a zero among them ends the product early.
+        let mut components = components;
+        components.sort_by_key(|c| c.vars.len());
+        for component in &components {
+            let (c, node) = self.count_component(component);
+            if c.is_zero() {
+                return (Count::ZERO, FALSE);
+            }
+            count = count.mul(&c);
+            children.push(node);
+        }
+        if !free.is_empty() {
+            children.push(self.dag.push(Node::Free(free)));
+        }
+        let node = match children.len() {
+            0 => TRUE,
+            1 => children[0],
+            _ => self.dag.push(Node::And(children)),
+        };
+        (count, node)
+    }
+
+    fn count_component(&mut self, component: &Component) -> (Count, NodeId) {
+        if let Some(hit) = self.cache.get(&component.key) {
+            self.stats.cache_hits += 1;
+            return hit.clone();
+        }
+        let result = match component.branch {
+            Some(var) => self.decide(var, &component.vars),
+            None => self.witness(&component.vars),
+        };
+        self.stats.cache_entries += 1;
+        self.cache.insert(component.key, result.clone());
+        result
+    }
+
+    /// Branches on `var`, both values, and sums the counts.
+    fn decide(&mut self, var: u32, vars: &[u32]) -> (Count, NodeId) {
+        self.stats.decisions += 1;
+        let mut total = Count::ZERO;
+        let mut edges = Vec::with_capacity(2);
+        for positive in [false, true] {
+            let mark = self.trail.len();
+            self.assign(Lit::new(Var::from_index(var as usize), positive));
+            let (count, child) = if self.propagate() {
+                self.count_split(vars)
+            } else {
+                (Count::ZERO, FALSE)
+            };
+            let lits = if child == FALSE {
+                0..0
+            } else {
+                let implied = self.trail[mark..].to_vec();
+                self.dag.store_lits(&implied)
+            };
+            self.backtrack(mark);
+            total = total.add(&count);
+            edges.push(Edge { lits, child });
+        }
+        if total.is_zero() {
+            return (Count::ZERO, FALSE);
+        }
+        let edges: [Edge; 2] = edges.try_into().expect("two branches");
+        (total, self.dag.push(Node::Decision(edges)))
+    }
+
+    /// Satisfiability of a component without projected variables, with one witness.
+    fn witness(&mut self, vars: &[u32]) -> (Count, NodeId) {
+        self.stats.witness_searches += 1;
+        let mark = self.trail.len();
+        if !self.satisfy(vars, 0) {
+            return (Count::ZERO, FALSE);
+        }
+        let found = self.trail[mark..].to_vec();
+        self.backtrack(mark);
+        let lits = self.dag.store_lits(&found);
+        (Count::ONE, self.dag.push(Node::Witness(lits)))
+    }
+
+    /// DPLL over `vars[from..]`; on success the satisfying assignment stays on the trail.
+    fn satisfy(&mut self, vars: &[u32], from: usize) -> bool {
+        let Some(position) = (from..vars.len()).find(|&i| !self.is_assigned(vars[i])) else {
+            return true;
+        };
+        let var = Var::from_index(vars[position] as usize);
+        for positive in [false, true] {
+            let mark = self.trail.len();
+            self.assign(Lit::new(var, positive));
+            if self.propagate() && self.satisfy(vars, position + 1) {
+                return true;
+            }
+            self.backtrack(mark);
+        }
+        false
+    }
+}
+
+const SEED_VAR_1: u64 = 0x9e37_79b9_7f4a_7c15;
+const SEED_VAR_2: u64 = 0xc2b2_ae3d_27d4_eb4f;
+const SEED_CLAUSE_1: u64 = 0x1656_67b1_9e37_79f9;
+const SEED_CLAUSE_2: u64 = 0x27d4_eb2f_1656_67c5;
+
+/// splitmix64's finaliser: a bijection that spreads every input bit over the output.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// The cache keys are already well-mixed hashes: use them as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = self.0.rotate_left(17) ^ x;
+    }
+}
