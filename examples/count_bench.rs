@@ -146,7 +146,7 @@ fn main() {
         let solutions = Solutions::compile(cnf);
         let mut listed = 0u64;
         let mut bad = 0u64;
-        solutions.for_each(|values| {
+        let _ = solutions.for_each(|values| {
             listed += 1;
             // Checking every clause of every solution would dominate the timing; sample.
             if listed % 4096 == 1 && !cnf.is_satisfied_by(values) {

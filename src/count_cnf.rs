@@ -39,7 +39,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         let projection = cnf.projection();
         let mut failure = None;
         let mut rejected = false;
-        solutions.for_each(|values| {
+        let _ = solutions.for_each(|values| {
             // A listed assignment must be a model; anything else is our bug.
             if !cnf.is_satisfied_by(values) {
                 rejected = true;

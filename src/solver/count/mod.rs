@@ -137,10 +137,10 @@ impl Solutions {
         &self,
         mut visit: impl FnMut(&[bool]) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        debug_assert!(self.dag.is_kept());
         if self.root.child == dag::FALSE {
             return ControlFlow::Continue(());
         }
+        debug_assert!(self.dag.is_kept());
         let mut values = vec![false; self.num_vars];
         self.dag.set(&self.root.lits, &mut values);
         self.dag.walk(self.root.child, &mut values, &mut visit)

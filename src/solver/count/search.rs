@@ -22,33 +22,56 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub struct SearchStats {
     /// Decisions on projected variables.
     pub decisions: u64,
-    /// Components found in the cache instead of being searched again.
+    /// Sub-problems found in the cache instead of being searched again.
     pub cache_hits: u64,
-    /// Components stored in the cache.
+    /// Sub-problems stored in the cache.
     pub cache_entries: u64,
+    /// Component analyses (a walk over the whole remaining sub-problem).
+    pub component_analyses: u64,
     /// Components without projected variables that needed a satisfiability search.
     pub witness_searches: u64,
+}
+
+/// Identifies a residual formula: the sum of the hashes of its variables and of its
+/// unsatisfied clauses of length >= 3 (see `Search::components`). Sums make the key
+/// order-free and let a decision update it from the literals it set.
+type Key = (u64, u64);
+
+fn add(a: Key, b: Key) -> Key {
+    (a.0.wrapping_add(b.0), a.1.wrapping_add(b.1))
+}
+
+fn sub(a: Key, b: Key) -> Key {
+    (a.0.wrapping_sub(b.0), a.1.wrapping_sub(b.1))
 }
 
 /// A sub-problem: unassigned variables connected by clauses not yet satisfied.
 struct Component {
     vars: Vec<u32>,
-    /// Identifies the residual formula (see `Search::components`).
-    key: (u64, u64),
-    /// The projected variable to branch on next, if any is left.
-    branch: Option<u32>,
+    key: Key,
 }
 
 const NO_RANK: u32 = u32::MAX;
 
+/// Component analysis walks the whole sub-problem, the dominant cost of a decision. When
+/// an analysis finds no split, the next one waits twice as many decisions (up to this);
+/// a split brings analysis back to every decision. Skipping is always sound: a
+/// sub-problem that is in fact disconnected is counted correctly by branching, only
+/// without the savings of multiplying its parts.
+const MAX_ANALYSIS_GAP: u32 = 8;
+
 pub(super) struct Search {
     num_vars: usize,
-    /// Literals of the clauses of length >= 2, reordered in place for watching.
+    /// Literals of the clauses of length >= 3 ("long"), reordered in place for watching.
     lits: Vec<Lit>,
     starts: Vec<u32>,
-    /// Per variable: the clauses (length >= 2) it occurs in.
-    occurs: Vec<Vec<u32>>,
-    /// Per literal code: clauses of length >= 3 whose first two literals include it.
+    /// Per variable: the long clauses it occurs in.
+    long_by_var: Vec<Vec<u32>>,
+    /// Per literal code: the long clauses it occurs in.
+    long_by_lit: Vec<Vec<u32>>,
+    /// Per variable: the other literal of each binary clause it occurs in.
+    partners: Vec<Vec<Lit>>,
+    /// Per literal code: long clauses whose first two literals include it.
     watches: Vec<Vec<u32>>,
     /// Per literal code: what must be true when this literal is false (binary clauses).
     implications: Vec<Vec<Lit>>,
@@ -56,14 +79,22 @@ pub(super) struct Search {
     value: Vec<i8>,
     trail: Vec<Lit>,
     queue_head: usize,
+    /// Per long clause: how many of its literals are true.
+    true_count: Vec<u32>,
+    /// Long clauses in the order they became satisfied, and per trail position the
+    /// length of this log before that assignment.
+    satisfied_log: Vec<u32>,
+    log_at: Vec<u32>,
     /// Per variable: its position in the projection, or `NO_RANK`.
     rank: Vec<u32>,
+    var_hash: Vec<Key>,
+    clause_hash: Vec<Key>,
     units: Vec<Lit>,
     trivially_unsat: bool,
     var_stamp: Vec<u32>,
     clause_stamp: Vec<u32>,
     stamp: u32,
-    cache: HashMap<(u64, u64), (Count, NodeId), BuildHasherDefault<KeyHasher>>,
+    cache: HashMap<Key, (Count, NodeId), BuildHasherDefault<KeyHasher>>,
     dag: Dag,
     stats: SearchStats,
 }
@@ -85,17 +116,27 @@ impl Search {
                 rank[var.index()] = position as u32;
             }
         }
+        let var_hash = (0..n as u64)
+            .map(|v| (mix(v ^ SEED_VAR_1), mix(v ^ SEED_VAR_2)))
+            .collect();
         let mut search = Search {
             num_vars: n,
             lits: Vec::new(),
             starts: vec![0],
-            occurs: vec![Vec::new(); n],
+            long_by_var: vec![Vec::new(); n],
+            long_by_lit: vec![Vec::new(); 2 * n],
+            partners: vec![Vec::new(); n],
             watches: vec![Vec::new(); 2 * n],
             implications: vec![Vec::new(); 2 * n],
             value: vec![0; 2 * n],
             trail: Vec::with_capacity(n),
             queue_head: 0,
+            true_count: Vec::new(),
+            satisfied_log: Vec::new(),
+            log_at: Vec::with_capacity(n),
             rank,
+            var_hash,
+            clause_hash: Vec::new(),
             units: Vec::new(),
             trivially_unsat: false,
             var_stamp: vec![0; n],
@@ -117,7 +158,12 @@ impl Search {
             }
             search.add_clause(&clause);
         }
-        search.clause_stamp = vec![0; search.starts.len() - 1];
+        let long = search.starts.len() - 1;
+        search.clause_stamp = vec![0; long];
+        search.true_count = vec![0; long];
+        search.clause_hash = (0..long as u64)
+            .map(|c| (mix(c ^ SEED_CLAUSE_1), mix(c ^ SEED_CLAUSE_2)))
+            .collect();
         search
     }
 
@@ -125,20 +171,23 @@ impl Search {
         match clause.len() {
             0 => self.trivially_unsat = true,
             1 => self.units.push(clause[0]),
-            len => {
+            2 => {
+                let (a, b) = (clause[0], clause[1]);
+                self.implications[a.code()].push(b);
+                self.implications[b.code()].push(a);
+                self.partners[a.var().index()].push(b);
+                self.partners[b.var().index()].push(a);
+            }
+            _ => {
                 let id = (self.starts.len() - 1) as u32;
                 self.lits.extend_from_slice(clause);
                 self.starts.push(self.lits.len() as u32);
                 for lit in clause {
-                    self.occurs[lit.var().index()].push(id);
+                    self.long_by_var[lit.var().index()].push(id);
+                    self.long_by_lit[lit.code()].push(id);
                 }
-                if len == 2 {
-                    self.implications[clause[0].code()].push(clause[1]);
-                    self.implications[clause[1].code()].push(clause[0]);
-                } else {
-                    self.watches[clause[0].code()].push(id);
-                    self.watches[clause[1].code()].push(id);
-                }
+                self.watches[clause[0].code()].push(id);
+                self.watches[clause[1].code()].push(id);
             }
         }
     }
@@ -168,7 +217,7 @@ impl Search {
             return unsat;
         }
         let all: Vec<u32> = (0..self.num_vars as u32).collect();
-        let (count, child) = self.count_split(&all);
+        let (count, child) = self.split(&all, 1);
         let lits = if child == FALSE {
             0..0
         } else {
@@ -191,12 +240,27 @@ impl Search {
         self.value[lit.code()] = 1;
         self.value[(!lit).code()] = -1;
         self.trail.push(lit);
+        self.log_at.push(self.satisfied_log.len() as u32);
+        for &id in &self.long_by_lit[lit.code()] {
+            self.true_count[id as usize] += 1;
+            if self.true_count[id as usize] == 1 {
+                self.satisfied_log.push(id);
+            }
+        }
     }
 
     fn backtrack(&mut self, mark: usize) {
+        if mark >= self.trail.len() {
+            return;
+        }
+        self.satisfied_log.truncate(self.log_at[mark] as usize);
+        self.log_at.truncate(mark);
         for lit in self.trail.drain(mark..) {
             self.value[lit.code()] = 0;
             self.value[(!lit).code()] = 0;
+            for &id in &self.long_by_lit[lit.code()] {
+                self.true_count[id as usize] -= 1;
+            }
         }
         self.queue_head = mark;
     }
@@ -272,17 +336,18 @@ impl Search {
 
     /// Splits the unassigned variables among `vars` into components.
     ///
-    /// A component's residual formula is fixed by its variable set and by the set of its
-    /// unsatisfied clauses of length >= 3: every such clause keeps exactly its literals
-    /// over the set (the others are false, or the clause would be satisfied or the
-    /// variable would belong to the set), and a binary clause over two unassigned
-    /// variables is always present whole. The key hashes both sets into 128 bits
-    /// (two independent order-free sums), so equal keys mean equal residual formulas up
-    /// to a hash collision (odds about 2^-100 for millions of entries).
+    /// A residual formula is fixed by its variable set and by the set of its unsatisfied
+    /// long clauses: every such clause keeps exactly its literals over the set (the
+    /// others are false, or the clause would be satisfied or the variable would belong to
+    /// the set), and a binary clause over two unassigned variables is always present
+    /// whole. The key sums 128-bit hashes of both sets (two independent 64-bit sums), so
+    /// equal keys mean equal residual formulas up to a hash collision, whose odds are
+    /// about n^2 / 2^128 for n cached sub-problems.
     ///
     /// Returns the components with clauses, and the projected variables whose clauses
     /// are all satisfied (each doubles the count).
     fn components(&mut self, vars: &[u32]) -> (Vec<Component>, Vec<Var>) {
+        self.stats.component_analyses += 1;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.var_stamp.fill(0);
@@ -290,7 +355,6 @@ impl Search {
             self.stamp = 1;
         }
         let stamp = self.stamp;
-        let occurs = std::mem::take(&mut self.occurs);
         let mut components = Vec::new();
         let mut free = Vec::new();
         for &seed in vars {
@@ -299,71 +363,73 @@ impl Search {
             }
             self.var_stamp[seed as usize] = stamp;
             let mut members = vec![seed];
-            let (mut h1, mut h2) = (0u64, 0u64);
-            let mut branch: Option<u32> = None;
+            let mut key: Key = (0, 0);
             let mut clauses = 0usize;
             let mut next = 0;
             while next < members.len() {
-                let var = members[next];
+                let var = members[next] as usize;
                 next += 1;
-                h1 = h1.wrapping_add(mix(var as u64 ^ SEED_VAR_1));
-                h2 = h2.wrapping_add(mix(var as u64 ^ SEED_VAR_2));
-                if self.rank[var as usize] != NO_RANK
-                    && branch.is_none_or(|b| self.rank[var as usize] < self.rank[b as usize])
-                {
-                    branch = Some(var);
+                key = add(key, self.var_hash[var]);
+                for &other in &self.partners[var] {
+                    // The other literal is not false: propagation would have set `var`.
+                    if self.value[other.code()] == 0 {
+                        clauses += 1;
+                        let w = other.var().index();
+                        if self.var_stamp[w] != stamp {
+                            self.var_stamp[w] = stamp;
+                            members.push(w as u32);
+                        }
+                    }
                 }
-                for &id in &occurs[var as usize] {
-                    if self.clause_stamp[id as usize] == stamp {
+                for &id in &self.long_by_var[var] {
+                    if self.clause_stamp[id as usize] == stamp
+                        || self.true_count[id as usize] > 0
+                    {
                         continue;
                     }
                     self.clause_stamp[id as usize] = stamp;
+                    clauses += 1;
+                    key = add(key, self.clause_hash[id as usize]);
                     let start = self.starts[id as usize] as usize;
                     let end = self.starts[id as usize + 1] as usize;
-                    let clause = &self.lits[start..end];
-                    if clause.iter().any(|l| self.value[l.code()] == 1) {
-                        continue;
-                    }
-                    clauses += 1;
-                    if end - start >= 3 {
-                        h1 = h1.wrapping_add(mix(id as u64 ^ SEED_CLAUSE_1));
-                        h2 = h2.wrapping_add(mix(id as u64 ^ SEED_CLAUSE_2));
-                    }
-                    for lit in clause {
-                        let other = lit.var().index();
-                        if self.value[lit.code()] == 0 && self.var_stamp[other] != stamp {
-                            self.var_stamp[other] = stamp;
-                            members.push(other as u32);
+                    for lit in &self.lits[start..end] {
+                        let w = lit.var().index();
+                        if self.value[lit.code()] == 0 && self.var_stamp[w] != stamp {
+                            self.var_stamp[w] = stamp;
+                            members.push(w as u32);
                         }
                     }
                 }
             }
             if clauses == 0 {
-                if branch.is_some() {
+                if self.rank[seed as usize] != NO_RANK {
                     free.push(Var::from_index(seed as usize));
                 }
             } else {
-                components.push(Component {
-                    vars: members,
-                    key: (h1, h2),
-                    branch,
-                });
+                components.push(Component { vars: members, key });
             }
         }
-        self.occurs = occurs;
         (components, free)
     }
 
-    /// The count of the unassigned part of `vars`: the product over its components.
-    fn count_split(&mut self, vars: &[u32]) -> (Count, NodeId) {
-        let (components, free) = self.components(vars);
+    /// The count of the unassigned part of `vars`, found by component analysis: the
+    /// product over its components. `gap` is the analysis gap in force.
+    fn split(&mut self, vars: &[u32], gap: u32) -> (Count, NodeId) {
+        let (mut components, free) = self.components(vars);
+        let parts = components.len() + usize::from(!free.is_empty());
+        let gap = if parts > 1 {
+            1
+        } else {
+            (gap * 2).min(MAX_ANALYSIS_GAP)
+        };
         let mut count = Count::pow2(free.len());
-        let mut children = Vec::with_capacity(components.len() + 1);
+        let mut children = Vec::with_capacity(parts);
         // Small components first: a zero among them ends the product early.
-        let mut components = components;
         components.sort_by_key(|c| c.vars.len());
         for component in &components {
-            let (c, node) = self.count_component(component);
+            let (c, node) = self.cached(component.key, |search| {
+                search.branch(&component.vars, component.key, gap, 0)
+            });
             if c.is_zero() {
                 return (Count::ZERO, FALSE);
             }
@@ -381,30 +447,65 @@ impl Search {
         (count, node)
     }
 
-    fn count_component(&mut self, component: &Component) -> (Count, NodeId) {
-        if let Some(hit) = self.cache.get(&component.key) {
+    fn cached(
+        &mut self,
+        key: Key,
+        compute: impl FnOnce(&mut Search) -> (Count, NodeId),
+    ) -> (Count, NodeId) {
+        if let Some(hit) = self.cache.get(&key) {
             self.stats.cache_hits += 1;
             return hit.clone();
         }
-        let result = match component.branch {
-            Some(var) => self.decide(var, &component.vars),
-            None => self.witness(&component.vars),
-        };
+        let result = compute(self);
         self.stats.cache_entries += 1;
-        self.cache.insert(component.key, result.clone());
+        self.cache.insert(key, result.clone());
         result
     }
 
-    /// Branches on `var`, both values, and sums the counts.
-    fn decide(&mut self, var: u32, vars: &[u32]) -> (Count, NodeId) {
+    /// The count of the unassigned part of `parent` after a decision, whose key is
+    /// `key`; `since` decisions were taken since the last component analysis.
+    fn residual(&mut self, parent: &[u32], key: Key, gap: u32, since: u32) -> (Count, NodeId) {
+        self.cached(key, |search| {
+            if since >= gap {
+                search.split(parent, gap)
+            } else {
+                let vars: Vec<u32> = parent
+                    .iter()
+                    .copied()
+                    .filter(|&v| !search.is_assigned(v))
+                    .collect();
+                search.branch(&vars, key, gap, since)
+            }
+        })
+    }
+
+    /// Counts the sub-problem over the unassigned `vars` (closed: no unsatisfied clause
+    /// leads outside) whose key is `key`, by branching on its first projected variable.
+    fn branch(&mut self, vars: &[u32], key: Key, gap: u32, since: u32) -> (Count, NodeId) {
+        let Some(var) = vars
+            .iter()
+            .copied()
+            .filter(|&v| self.rank[v as usize] != NO_RANK)
+            .min_by_key(|&v| self.rank[v as usize])
+        else {
+            return self.witness(vars);
+        };
         self.stats.decisions += 1;
         let mut total = Count::ZERO;
         let mut edges = Vec::with_capacity(2);
         for positive in [false, true] {
             let mark = self.trail.len();
+            let log_mark = self.satisfied_log.len();
             self.assign(Lit::new(Var::from_index(var as usize), positive));
             let (count, child) = if self.propagate() {
-                self.count_split(vars)
+                let mut child_key = key;
+                for lit in &self.trail[mark..] {
+                    child_key = sub(child_key, self.var_hash[lit.var().index()]);
+                }
+                for &id in &self.satisfied_log[log_mark..] {
+                    child_key = sub(child_key, self.clause_hash[id as usize]);
+                }
+                self.residual(vars, child_key, gap, since + 1)
             } else {
                 (Count::ZERO, FALSE)
             };
@@ -425,7 +526,7 @@ impl Search {
         (total, self.dag.push(Node::Decision(edges)))
     }
 
-    /// Satisfiability of a component without projected variables, with one witness.
+    /// Satisfiability of a sub-problem without projected variables, with one witness.
     fn witness(&mut self, vars: &[u32]) -> (Count, NodeId) {
         self.stats.witness_searches += 1;
         let mark = self.trail.len();
@@ -434,6 +535,9 @@ impl Search {
         }
         let found = self.trail[mark..].to_vec();
         self.backtrack(mark);
+        if found.is_empty() {
+            return (Count::ONE, TRUE);
+        }
         let lits = self.dag.store_lits(&found);
         (Count::ONE, self.dag.push(Node::Witness(lits)))
     }
