@@ -48,7 +48,10 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             let mut line = String::from("v");
             for var in projection {
                 let dimacs = var.dimacs();
-                line.push_str(&format!(" {}", if values[var.index()] { dimacs } else { -dimacs }));
+                line.push_str(&format!(
+                    " {}",
+                    if values[var.index()] { dimacs } else { -dimacs }
+                ));
             }
             line.push_str(" 0");
             match writeln!(out, "{line}") {

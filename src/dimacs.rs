@@ -70,9 +70,12 @@ fn projection_line(input: &str) -> Option<&str> {
     let (rest, _) = (tag::<_, _, nom::error::Error<&str>>("c"), space1)
         .parse(input)
         .ok()?;
-    let (rest, keyword) = opt(terminated(tag::<_, _, nom::error::Error<&str>>("p"), space1))
-        .parse(rest)
-        .ok()?;
+    let (rest, keyword) = opt(terminated(
+        tag::<_, _, nom::error::Error<&str>>("p"),
+        space1,
+    ))
+    .parse(rest)
+    .ok()?;
     let keyword_tag = if keyword.is_some() { "show" } else { "ind" };
     let (rest, _) = tag::<_, _, nom::error::Error<&str>>(keyword_tag)
         .parse(rest)
@@ -134,7 +137,10 @@ impl Reader {
             ));
         };
         let (_, ints) = numbers(line).map_err(|_| {
-            ParseError::new(number, format!("expected integers in a clause, found '{line}'"))
+            ParseError::new(
+                number,
+                format!("expected integers in a clause, found '{line}'"),
+            )
         })?;
         for n in ints {
             if n == 0 {
@@ -159,7 +165,10 @@ impl Reader {
 
     fn finish(mut self, last_line: usize) -> Result<Cnf, ParseError> {
         let Some((vars, clauses)) = self.header else {
-            return Err(ParseError::new(last_line, "no 'p cnf VARIABLES CLAUSES' header"));
+            return Err(ParseError::new(
+                last_line,
+                "no 'p cnf VARIABLES CLAUSES' header",
+            ));
         };
         if !self.open_clause.is_empty() {
             return Err(ParseError::new(

@@ -4,7 +4,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "gridsat", version, about = "A SAT-backed solver for grid puzzles")]
+#[command(
+    name = "gridsat",
+    version,
+    about = "A SAT-backed solver for grid puzzles"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

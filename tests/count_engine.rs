@@ -110,11 +110,21 @@ fn count_and_listing_match_brute_force_on_random_cnfs() {
         let cnf = random_cnf(&mut rng);
         let expected = brute_force(&cnf);
         let count = count_solutions(&cnf);
-        assert_eq!(count, expected.len() as u128, "count of {cnf:?}: {}", cnf.to_dimacs_string());
+        assert_eq!(
+            count,
+            expected.len() as u128,
+            "count of {cnf:?}: {}",
+            cnf.to_dimacs_string()
+        );
         let compiled = Solutions::compile(&cnf);
         assert_eq!(compiled.count(), &count);
         let listed = engine_listing(&cnf);
-        assert_eq!(as_set(&listed), expected, "listing of {}", cnf.to_dimacs_string());
+        assert_eq!(
+            as_set(&listed),
+            expected,
+            "listing of {}",
+            cnf.to_dimacs_string()
+        );
         nonzero += usize::from(!expected.is_empty());
     }
     // The generator must exercise both outcomes, or the test proves little.
@@ -175,7 +185,10 @@ fn wide_instances_do_not_overflow() {
     }
     let count = count_solutions(&cnf);
     assert_eq!(count, Count::pow2(130));
-    assert_eq!(count.to_string(), "1361129467683753853853498429727072845824");
+    assert_eq!(
+        count.to_string(),
+        "1361129467683753853853498429727072845824"
+    );
 }
 
 #[test]
@@ -220,7 +233,12 @@ fn read_star_battle(text: &str) -> Puzzle {
     Puzzle { rows, cols, zones }
 }
 
-fn star_battle_count(puzzle: &Puzzle, stars: usize, line_rule: LineRule, card: CardEncoding) -> Count {
+fn star_battle_count(
+    puzzle: &Puzzle,
+    stars: usize,
+    line_rule: LineRule,
+    card: CardEncoding,
+) -> Count {
     let options = Options {
         stars,
         line_rule,
@@ -232,7 +250,11 @@ fn star_battle_count(puzzle: &Puzzle, stars: usize, line_rule: LineRule, card: C
 #[test]
 fn corpus_counts_under_the_seed_rule() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/star-battle/");
-    for (file, stars, expected) in [("twonot1.txt", 1, 1193u128), ("custom1.txt", 1, 17), ("custom2.txt", 2, 142)] {
+    for (file, stars, expected) in [
+        ("twonot1.txt", 1, 1193u128),
+        ("custom1.txt", 1, 17),
+        ("custom2.txt", 2, 142),
+    ] {
         let puzzle = read_star_battle(&std::fs::read_to_string(format!("{dir}{file}")).unwrap());
         for card in CardEncoding::ALL {
             assert_eq!(
@@ -300,7 +322,13 @@ fn brute_force_stars(puzzle: &Puzzle, stars: usize, rule: LineRule) -> BTreeSet<
     let labels = puzzle.labels();
     let zone_of: Vec<usize> = labels
         .iter()
-        .map(|l| puzzle.zones.iter().position(|z| Some(z.label) == *l).unwrap())
+        .map(|l| {
+            puzzle
+                .zones
+                .iter()
+                .position(|z| Some(z.label) == *l)
+                .unwrap()
+        })
         .collect();
     let mut found = BTreeSet::new();
     let mut star = vec![false; rows * cols];
@@ -313,14 +341,20 @@ fn brute_force_stars(puzzle: &Puzzle, stars: usize, rule: LineRule) -> BTreeSet<
         let (puzzle, zone_of, s, rule) = ctx;
         let (rows, cols) = (puzzle.rows, puzzle.cols);
         if at == rows * cols {
-            let zone_ok = (0..puzzle.zones.len())
-                .all(|z| (0..rows * cols).filter(|&i| star[i] && zone_of[i] == z).count() == s);
+            let zone_ok = (0..puzzle.zones.len()).all(|z| {
+                (0..rows * cols)
+                    .filter(|&i| star[i] && zone_of[i] == z)
+                    .count()
+                    == s
+            });
             let line_ok = |count: usize| match rule {
                 LineRule::AtMost => count <= s,
                 LineRule::Exact => count == s,
             };
-            let rows_ok = (0..rows).all(|r| line_ok((0..cols).filter(|&c| star[r * cols + c]).count()));
-            let cols_ok = (0..cols).all(|c| line_ok((0..rows).filter(|&r| star[r * cols + c]).count()));
+            let rows_ok =
+                (0..rows).all(|r| line_ok((0..cols).filter(|&c| star[r * cols + c]).count()));
+            let cols_ok =
+                (0..cols).all(|c| line_ok((0..rows).filter(|&r| star[r * cols + c]).count()));
             if zone_ok && rows_ok && cols_ok {
                 found.insert(star.clone());
             }
@@ -328,12 +362,14 @@ fn brute_force_stars(puzzle: &Puzzle, stars: usize, rule: LineRule) -> BTreeSet<
         }
         place(at + 1, star, ctx, found);
         let (r, c) = (at / cols, at % cols);
-        let touches = (r.saturating_sub(1)..=(r + 1).min(rows - 1)).any(|rr| {
-            (c.saturating_sub(1)..=(c + 1).min(cols - 1)).any(|cc| star[rr * cols + cc])
-        });
+        let touches = (r.saturating_sub(1)..=(r + 1).min(rows - 1))
+            .any(|rr| (c.saturating_sub(1)..=(c + 1).min(cols - 1)).any(|cc| star[rr * cols + cc]));
         let row_full = (0..cols).filter(|&cc| star[r * cols + cc]).count() >= s;
         let col_full = (0..rows).filter(|&rr| star[rr * cols + c]).count() >= s;
-        let zone_full = (0..rows * cols).filter(|&i| star[i] && zone_of[i] == zone_of[at]).count() >= s;
+        let zone_full = (0..rows * cols)
+            .filter(|&i| star[i] && zone_of[i] == zone_of[at])
+            .count()
+            >= s;
         if !touches && !row_full && !col_full && !zone_full {
             star[at] = true;
             place(at + 1, star, ctx, found);
@@ -351,7 +387,11 @@ fn random_star_battles_match_brute_force_and_blocking_clauses() {
     for round in 0..240 {
         let puzzle = random_puzzle(&mut rng);
         let stars = 1 + rng.below(2);
-        let rule = if round % 2 == 0 { LineRule::AtMost } else { LineRule::Exact };
+        let rule = if round % 2 == 0 {
+            LineRule::AtMost
+        } else {
+            LineRule::Exact
+        };
         let card = CardEncoding::ALL[rng.below(CardEncoding::ALL.len())];
         let encoded = encode(
             &puzzle,
@@ -363,12 +403,19 @@ fn random_star_battles_match_brute_force_and_blocking_clauses() {
         );
         let expected = brute_force_stars(&puzzle, stars, rule);
         let what = format!("{puzzle:?} S={stars} {} {card}", rule.name());
-        assert_eq!(count_solutions(&encoded.cnf), expected.len() as u128, "{what}");
+        assert_eq!(
+            count_solutions(&encoded.cnf),
+            expected.len() as u128,
+            "{what}"
+        );
         let listed = engine_listing(&encoded.cnf);
         let listed = as_set(&listed);
         assert_eq!(listed, expected, "{what}");
         assert_eq!(listed, blocking_clause_listing(&encoded.cnf), "{what}");
         with_solutions += usize::from(!expected.is_empty());
     }
-    assert!(with_solutions > 40, "only {with_solutions} instances had solutions");
+    assert!(
+        with_solutions > 40,
+        "only {with_solutions} instances had solutions"
+    );
 }

@@ -80,10 +80,7 @@ pub fn count_with_stats(cnf: &Cnf) -> (Count, SearchStats) {
 
 /// Calls `visit` once per solution (distinct on the projection) until it breaks.
 /// Shorthand for `Solutions::compile(cnf).for_each(visit)`.
-pub fn list_solutions(
-    cnf: &Cnf,
-    visit: impl FnMut(&[bool]) -> ControlFlow<()>,
-) -> ControlFlow<()> {
+pub fn list_solutions(cnf: &Cnf, visit: impl FnMut(&[bool]) -> ControlFlow<()>) -> ControlFlow<()> {
     Solutions::compile(cnf).for_each(visit)
 }
 
@@ -133,10 +130,7 @@ impl Solutions {
     /// `values` is indexed by variable (`Var::index`) and has `cnf.num_vars()` entries:
     /// a full satisfying assignment of the whole CNF, auxiliary variables included. It
     /// is only valid during the call.
-    pub fn for_each(
-        &self,
-        mut visit: impl FnMut(&[bool]) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
+    pub fn for_each(&self, mut visit: impl FnMut(&[bool]) -> ControlFlow<()>) -> ControlFlow<()> {
         if self.root.child == dag::FALSE {
             return ControlFlow::Continue(());
         }

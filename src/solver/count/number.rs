@@ -140,7 +140,10 @@ impl Ord for Count {
             (Repr::Small(a), Repr::Small(b)) => a.cmp(b),
             (Repr::Small(_), Repr::Big(_)) => Ordering::Less,
             (Repr::Big(_), Repr::Small(_)) => Ordering::Greater,
-            (Repr::Big(a), Repr::Big(b)) => a.len().cmp(&b.len()).then_with(|| a.iter().rev().cmp(b.iter().rev())),
+            (Repr::Big(a), Repr::Big(b)) => a
+                .len()
+                .cmp(&b.len())
+                .then_with(|| a.iter().rev().cmp(b.iter().rev())),
         }
     }
 }
@@ -204,7 +207,10 @@ mod tests {
         let two_127 = Count::pow2(127);
         let two_128 = two_127.add(&two_127);
         assert_eq!(two_128, Count::pow2(128));
-        assert_eq!(two_128.to_string(), "340282366920938463463374607431768211456");
+        assert_eq!(
+            two_128.to_string(),
+            "340282366920938463463374607431768211456"
+        );
         let two_200 = Count::pow2(100).mul(&Count::pow2(100));
         assert_eq!(two_200, Count::pow2(200));
         assert_eq!(
@@ -216,7 +222,12 @@ mod tests {
         let max = Count::from(u128::MAX);
         assert_eq!(max.add(&Count::ONE), two_128);
         assert_eq!(max.mul(&Count::ONE), max);
-        assert_eq!(Count::pow2(64).mul(&Count::pow2(64)).mul(&Count::from(3u64)).to_string(),
-            "1020847100762815390390123822295304634368");
+        assert_eq!(
+            Count::pow2(64)
+                .mul(&Count::pow2(64))
+                .mul(&Count::from(3u64))
+                .to_string(),
+            "1020847100762815390390123822295304634368"
+        );
     }
 }

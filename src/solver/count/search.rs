@@ -26,6 +26,8 @@ pub struct SearchStats {
     pub cache_hits: u64,
     /// Sub-problems stored in the cache.
     pub cache_entries: u64,
+    /// Times the cache reached its size limit and was emptied.
+    pub cache_clears: u64,
     /// Component analyses (a walk over the whole remaining sub-problem).
     pub component_analyses: u64,
     /// Components without projected variables that needed a satisfiability search.
@@ -52,6 +54,9 @@ struct Component {
 }
 
 const NO_RANK: u32 = u32::MAX;
+
+/// An entry takes 64 bytes and the table keeps up to twice as many slots: about 1 GiB.
+const MAX_CACHE_ENTRIES: usize = 1 << 23;
 
 /// Component analysis walks the whole sub-problem, the dominant cost of a decision. When
 /// an analysis finds no split, the next one waits twice as many decisions (up to this);
@@ -305,8 +310,7 @@ impl Search {
                     write += 1;
                     continue;
                 }
-                let replacement =
-                    (start + 2..end).find(|&k| self.value[self.lits[k].code()] != -1);
+                let replacement = (start + 2..end).find(|&k| self.value[self.lits[k].code()] != -1);
                 if let Some(k) = replacement {
                     self.lits.swap(start + 1, k);
                     self.watches[self.lits[start + 1].code()].push(id);
@@ -382,9 +386,7 @@ impl Search {
                     }
                 }
                 for &id in &self.long_by_var[var] {
-                    if self.clause_stamp[id as usize] == stamp
-                        || self.true_count[id as usize] > 0
-                    {
+                    if self.clause_stamp[id as usize] == stamp || self.true_count[id as usize] > 0 {
                         continue;
                     }
                     self.clause_stamp[id as usize] = stamp;
@@ -406,6 +408,9 @@ impl Search {
                     free.push(Var::from_index(seed as usize));
                 }
             } else {
+                // Projected variables first, in rank order: `branch` takes the first
+                // unassigned one.
+                members.sort_unstable_by_key(|&v| self.rank[v as usize]);
                 components.push(Component { vars: members, key });
             }
         }
@@ -457,6 +462,11 @@ impl Search {
             return hit.clone();
         }
         let result = compute(self);
+        if self.cache.len() >= MAX_CACHE_ENTRIES {
+            // The cache only saves work: forgetting it keeps every count exact.
+            self.cache.clear();
+            self.stats.cache_clears += 1;
+        }
         self.stats.cache_entries += 1;
         self.cache.insert(key, result.clone());
         result
@@ -469,24 +479,20 @@ impl Search {
             if since >= gap {
                 search.split(parent, gap)
             } else {
-                let vars: Vec<u32> = parent
-                    .iter()
-                    .copied()
-                    .filter(|&v| !search.is_assigned(v))
-                    .collect();
-                search.branch(&vars, key, gap, since)
+                search.branch(parent, key, gap, since)
             }
         })
     }
 
-    /// Counts the sub-problem over the unassigned `vars` (closed: no unsatisfied clause
-    /// leads outside) whose key is `key`, by branching on its first projected variable.
+    /// Counts the sub-problem over the unassigned variables of `vars` (closed: no
+    /// unsatisfied clause leads outside) whose key is `key`, by branching on its first
+    /// projected variable. `vars` lists projected variables first, in rank order.
     fn branch(&mut self, vars: &[u32], key: Key, gap: u32, since: u32) -> (Count, NodeId) {
         let Some(var) = vars
             .iter()
             .copied()
-            .filter(|&v| self.rank[v as usize] != NO_RANK)
-            .min_by_key(|&v| self.rank[v as usize])
+            .take_while(|&v| self.rank[v as usize] != NO_RANK)
+            .find(|&v| !self.is_assigned(v))
         else {
             return self.witness(vars);
         };
