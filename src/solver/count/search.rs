@@ -55,15 +55,21 @@ struct Component {
 
 const NO_RANK: u32 = u32::MAX;
 
+#[derive(Clone, Copy)]
+struct Watch {
+    clause: u32,
+    blocker: Lit,
+}
+
 /// An entry takes 64 bytes and the table keeps up to twice as many slots: about 1 GiB.
 const MAX_CACHE_ENTRIES: usize = 1 << 23;
 
 /// Component analysis walks the whole sub-problem, the dominant cost of a decision. When
-/// an analysis finds no split, the next one waits twice as many decisions (up to this);
+/// an analysis finds no split, the next one waits twice as many decisions (up to this, which measured best on twonot2);
 /// a split brings analysis back to every decision. Skipping is always sound: a
 /// sub-problem that is in fact disconnected is counted correctly by branching, only
 /// without the savings of multiplying its parts.
-const MAX_ANALYSIS_GAP: u32 = 8;
+const MAX_ANALYSIS_GAP: u32 = 32;
 
 pub(super) struct Search {
     num_vars: usize,
@@ -76,8 +82,10 @@ pub(super) struct Search {
     long_by_lit: Vec<Vec<u32>>,
     /// Per variable: the other literal of each binary clause it occurs in.
     partners: Vec<Vec<Lit>>,
-    /// Per literal code: long clauses whose first two literals include it.
-    watches: Vec<Vec<u32>>,
+    /// Per literal code: long clauses whose first two literals include it, each with a
+    /// blocker (another literal of the clause: when it is true the clause is skipped
+    /// without being read).
+    watches: Vec<Vec<Watch>>,
     /// Per literal code: what must be true when this literal is false (binary clauses).
     implications: Vec<Vec<Lit>>,
     /// Per literal code: 1 true, -1 false, 0 unassigned.
@@ -191,8 +199,14 @@ impl Search {
                     self.long_by_var[lit.var().index()].push(id);
                     self.long_by_lit[lit.code()].push(id);
                 }
-                self.watches[clause[0].code()].push(id);
-                self.watches[clause[1].code()].push(id);
+                self.watches[clause[0].code()].push(Watch {
+                    clause: id,
+                    blocker: clause[1],
+                });
+                self.watches[clause[1].code()].push(Watch {
+                    clause: id,
+                    blocker: clause[0],
+                });
             }
         }
     }
@@ -297,26 +311,36 @@ impl Search {
             let (mut read, mut write) = (0, 0);
             let mut conflict = false;
             while read < watching.len() {
-                let id = watching[read];
+                let watch = watching[read];
                 read += 1;
+                if self.value[watch.blocker.code()] == 1 {
+                    watching[write] = watch;
+                    write += 1;
+                    continue;
+                }
+                let id = watch.clause;
                 let start = self.starts[id as usize] as usize;
                 let end = self.starts[id as usize + 1] as usize;
                 if self.lits[start] == falsified {
                     self.lits.swap(start, start + 1);
                 }
                 let other = self.lits[start];
+                let kept = Watch {
+                    clause: id,
+                    blocker: other,
+                };
                 if self.value[other.code()] == 1 {
-                    watching[write] = id;
+                    watching[write] = kept;
                     write += 1;
                     continue;
                 }
                 let replacement = (start + 2..end).find(|&k| self.value[self.lits[k].code()] != -1);
                 if let Some(k) = replacement {
                     self.lits.swap(start + 1, k);
-                    self.watches[self.lits[start + 1].code()].push(id);
+                    self.watches[self.lits[start + 1].code()].push(kept);
                     continue;
                 }
-                watching[write] = id;
+                watching[write] = kept;
                 write += 1;
                 if self.value[other.code()] == -1 {
                     conflict = true;
