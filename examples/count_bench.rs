@@ -28,6 +28,9 @@ struct Config {
     card: CardEncoding,
     /// Only the engine's count: for instances whose listing or baseline would not end.
     count_only: bool,
+    /// Write each instance's CNF here as `NAME-S.cnf`, for `gridsat count-cnf` and
+    /// other model counters.
+    dimacs_dir: Option<String>,
     instances: Vec<(String, usize)>,
 }
 
@@ -38,6 +41,7 @@ fn parse_args() -> Result<Config, String> {
         rule: LineRule::AtMost,
         card: CardEncoding::default(),
         count_only: false,
+        dimacs_dir: None,
         instances: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -52,6 +56,9 @@ fn parse_args() -> Result<Config, String> {
             }
             "--exact" => config.rule = LineRule::Exact,
             "--count-only" => config.count_only = true,
+            "--write-dimacs" => {
+                config.dimacs_dir = Some(args.next().ok_or("--write-dimacs needs a folder")?)
+            }
             "--card" => {
                 config.card = args.next().ok_or("--card needs a name")?.parse()?;
             }
@@ -65,7 +72,7 @@ fn parse_args() -> Result<Config, String> {
         }
     }
     if config.instances.is_empty() {
-        return Err("usage: count_bench [--baseline PATH] [--enumerate-seconds T] [--exact] [--card NAME] [--count-only] FILE:S...".into());
+        return Err("usage: count_bench [--baseline PATH] [--enumerate-seconds T] [--exact] [--card NAME] [--count-only] [--write-dimacs DIR] FILE:S...".into());
     }
     Ok(config)
 }
@@ -139,6 +146,15 @@ fn main() {
         };
         let encoded = encode(&puzzle, &options);
         let cnf = &encoded.cnf;
+        if let Some(dir) = &config.dimacs_dir {
+            let stem = std::path::Path::new(file)
+                .file_stem()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let path = format!("{dir}/{stem}-{s}.cnf");
+            std::fs::write(&path, cnf.to_dimacs_string())
+                .unwrap_or_else(|e| panic!("cannot write {path}: {e}"));
+        }
 
         let start = Instant::now();
         let (count, stats) = count_with_stats(cnf);

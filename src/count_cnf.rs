@@ -17,6 +17,11 @@ use std::process::ExitCode;
 ///   gridsat count-cnf formula.cnf
 ///   gridsat count-cnf --list formula.cnf     # one solution per line, DIMACS literals
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  gridsat count-cnf formula.cnf\n  gridsat count-cnf --list formula.cnf\n\n\
+    The projection is the union of the file's `c p show V1 V2 ... 0` lines; without one,\n\
+    every variable is projected (plain model counting)."
+)]
 pub struct Args {
     /// DIMACS CNF file.
     pub file: std::path::PathBuf,
@@ -36,22 +41,30 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let (count, stats) = if args.list {
         let solutions = Solutions::compile(&cnf);
-        let projection = cnf.projection();
+        // Each projected variable's two spellings, made once: listings run to millions.
+        let spelled: Vec<(usize, [String; 2])> = cnf
+            .projection()
+            .iter()
+            .map(|v| {
+                (
+                    v.index(),
+                    [format!(" -{}", v.dimacs()), format!(" {}", v.dimacs())],
+                )
+            })
+            .collect();
         let mut failure = None;
         let mut rejected = false;
+        let mut line = String::new();
         let _ = solutions.for_each(|values| {
             // A listed assignment must be a model; anything else is our bug.
             if !cnf.is_satisfied_by(values) {
                 rejected = true;
                 return ControlFlow::Break(());
             }
-            let mut line = String::from("v");
-            for var in projection {
-                let dimacs = var.dimacs();
-                line.push_str(&format!(
-                    " {}",
-                    if values[var.index()] { dimacs } else { -dimacs }
-                ));
+            line.clear();
+            line.push('v');
+            for (index, words) in &spelled {
+                line.push_str(&words[usize::from(values[*index])]);
             }
             line.push_str(" 0");
             match writeln!(out, "{line}") {

@@ -20,6 +20,10 @@ use nom::multi::many0;
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
+/// The counter keeps a few hundred bytes per variable: this bound keeps a lying header
+/// from asking for gigabytes before a single clause is read.
+pub const MAX_VARIABLES: usize = 1 << 22;
+
 /// Parses DIMACS text into a `Cnf` whose projection is the `c p show` set (or every
 /// variable when there is none).
 pub fn parse_dimacs(text: &str) -> Result<Cnf, ParseError> {
@@ -120,8 +124,13 @@ impl Reader {
             })?;
             let vars = usize::try_from(vars)
                 .ok()
-                .filter(|&v| v < (u32::MAX / 2) as usize)
-                .ok_or_else(|| ParseError::new(number, "too many variables"))?;
+                .filter(|&v| v <= MAX_VARIABLES)
+                .ok_or_else(|| {
+                    ParseError::new(
+                        number,
+                        format!("{vars} variables; at most {MAX_VARIABLES} are supported"),
+                    )
+                })?;
             let clauses = usize::try_from(clauses)
                 .map_err(|_| ParseError::new(number, "too many clauses"))?;
             for _ in 0..vars {
@@ -273,5 +282,7 @@ mod tests {
         assert!(error("c only comments\n").message.contains("no 'p cnf"));
         assert!(error("").message.contains("no 'p cnf"));
         assert_eq!(error("p cnf 1 1\n99999999999999999999 0\n").line, 2);
+        let e = error("p cnf 3000000000 0\n");
+        assert_eq!((e.line, e.message.contains("at most")), (1, true));
     }
 }

@@ -539,7 +539,7 @@ impl Search {
             } else {
                 (Count::ZERO, FALSE)
             };
-            let lits = if child == FALSE {
+            let lits = if child == FALSE || !self.dag.is_kept() {
                 0..0
             } else {
                 let implied = self.trail[mark..].to_vec();
