@@ -20,9 +20,10 @@ use nom::multi::many0;
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
-/// The counter keeps a few hundred bytes per variable: this bound keeps a lying header
-/// from asking for gigabytes before a single clause is read.
-pub const MAX_VARIABLES: usize = 1 << 22;
+/// The counter keeps a few hundred bytes per variable and may recurse once per
+/// variable: this bound keeps a lying header from asking for gigabytes before a single
+/// clause is read, and the search within its stack.
+pub const MAX_VARIABLES: usize = 1 << 20;
 
 /// Parses DIMACS text into a `Cnf` whose projection is the `c p show` set (or every
 /// variable when there is none).

@@ -48,8 +48,9 @@ pub use search::SearchStats;
 use gridsat_encodings::cnf::Cnf;
 use std::ops::ControlFlow;
 
-/// Deep searches recurse once per decision; run them on a thread with room for that.
-const STACK_BYTES: usize = 1 << 30;
+/// Deep searches recurse once per decision (a few hundred bytes a level); run them on a
+/// thread with room for about a million levels. Only the pages touched are committed.
+const STACK_BYTES: usize = 2 << 30;
 
 fn on_big_stack<T: Send>(job: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|scope| {

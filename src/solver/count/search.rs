@@ -457,7 +457,7 @@ impl Search {
         components.sort_by_key(|c| c.vars.len());
         for component in &components {
             let (c, node) = self.cached(component.key, |search| {
-                search.branch(&component.vars, component.key, gap, 0)
+                search.branch(&component.vars, 0, component.key, gap, 0)
             });
             if c.is_zero() {
                 return (Count::ZERO, FALSE);
@@ -497,29 +497,44 @@ impl Search {
     }
 
     /// The count of the unassigned part of `parent` after a decision, whose key is
-    /// `key`; `since` decisions were taken since the last component analysis.
-    fn residual(&mut self, parent: &[u32], key: Key, gap: u32, since: u32) -> (Count, NodeId) {
+    /// `key`; `since` decisions were taken since the last component analysis, and the
+    /// projected variables of `parent` before `from` are all assigned.
+    fn residual(
+        &mut self,
+        parent: &[u32],
+        from: usize,
+        key: Key,
+        gap: u32,
+        since: u32,
+    ) -> (Count, NodeId) {
         self.cached(key, |search| {
             if since >= gap {
                 search.split(parent, gap)
             } else {
-                search.branch(parent, key, gap, since)
+                search.branch(parent, from, key, gap, since)
             }
         })
     }
 
     /// Counts the sub-problem over the unassigned variables of `vars` (closed: no
     /// unsatisfied clause leads outside) whose key is `key`, by branching on its first
-    /// projected variable. `vars` lists projected variables first, in rank order.
-    fn branch(&mut self, vars: &[u32], key: Key, gap: u32, since: u32) -> (Count, NodeId) {
-        let Some(var) = vars
-            .iter()
-            .copied()
-            .take_while(|&v| self.rank[v as usize] != NO_RANK)
-            .find(|&v| !self.is_assigned(v))
+    /// projected variable. `vars` lists projected variables first, in rank order, and
+    /// those before `from` are known to be assigned (which keeps long chains linear).
+    fn branch(
+        &mut self,
+        vars: &[u32],
+        from: usize,
+        key: Key,
+        gap: u32,
+        since: u32,
+    ) -> (Count, NodeId) {
+        let Some(position) = (from..vars.len())
+            .take_while(|&i| self.rank[vars[i] as usize] != NO_RANK)
+            .find(|&i| !self.is_assigned(vars[i]))
         else {
             return self.witness(vars);
         };
+        let var = vars[position];
         self.stats.decisions += 1;
         let mut total = Count::ZERO;
         let mut edges = Vec::with_capacity(2);
@@ -535,7 +550,7 @@ impl Search {
                 for &id in &self.satisfied_log[log_mark..] {
                     child_key = sub(child_key, self.clause_hash[id as usize]);
                 }
-                self.residual(vars, child_key, gap, since + 1)
+                self.residual(vars, position + 1, child_key, gap, since + 1)
             } else {
                 (Count::ZERO, FALSE)
             };
