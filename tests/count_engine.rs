@@ -210,7 +210,7 @@ fn undetermined_auxiliary_variables_are_not_counted() {
     assert!(engine_listing(&cnf).is_empty());
 }
 
-/// The seed format (see `tests/data/star-battle/README.md`); x is the column.
+/// The seed format (see `tests/data/counting/README.md`); x is the column.
 fn read_star_battle(text: &str) -> Puzzle {
     let numbers: Vec<&str> = text.split_whitespace().collect();
     let rows = numbers[0].parse().unwrap();
@@ -249,7 +249,7 @@ fn star_battle_count(
 
 #[test]
 fn corpus_counts_under_the_seed_rule() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/star-battle/");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/counting/");
     for (file, stars, expected) in [
         ("twonot1.txt", 1, 1193u128),
         ("custom1.txt", 1, 17),
