@@ -20,6 +20,15 @@ enum Command {
     StarBattle(gridsat::star_battle::cli::Args),
     /// Count the models of a DIMACS CNF file, projected on its `c p show` line.
     CountCnf(gridsat::count_cnf::Args),
+    /// Benchmarks: compare CNF encodings on one puzzle.
+    #[command(subcommand)]
+    Bench(Bench),
+}
+
+#[derive(Subcommand)]
+enum Bench {
+    /// Star Battle: one row per cardinality encoding.
+    StarBattle(gridsat::star_battle::bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -27,6 +36,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::StarBattle(args) => gridsat::star_battle::cli::run(args),
         Command::CountCnf(args) => gridsat::count_cnf::run(args),
+        Command::Bench(Bench::StarBattle(args)) => gridsat::star_battle::bench::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,13 +1,485 @@
-//! `gridsat star-battle`: the seed's command line and the modern one.
+//! `gridsat star-battle`: the seed program's command line and the modern one.
 
+use super::parse::{parse, ParsedPuzzle};
+use super::render::{board_lines, determined_lines, differing_cells, seed_output, JsonSolution};
+use super::solve::{Problem, SolveError, Verdict};
+use crate::input::{read_puzzle_file, InputError};
+use anyhow::{bail, Context};
+use gridsat_encodings::star_battle::LineRule;
+use gridsat_encodings::CardEncoding;
+use serde_json::json;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// Puzzle file.
-    pub input: std::path::PathBuf,
+const EXAMPLES: &str = "\
+Examples:
+  The seed program's command line (result written to OUTPUT; '-' is standard output):
+    gridsat star-battle examples/star-battle/custom1.txt out.txt 2 print all_solutions
+    gridsat star-battle examples/star-battle/twonot1.txt - 1 count all_solutions
+
+  The modern interface (result on standard output):
+    gridsat star-battle examples/star-battle/twonot1.txt --stars 2
+    gridsat star-battle examples/star-battle/custom2.txt --stars 2 --rule at-most --all --limit 5
+    gridsat star-battle examples/star-battle/twonot1.txt --stars 2 --unique
+    gridsat star-battle examples/star-battle/queens8.txt --determined --format json
+    gridsat star-battle examples/star-battle/twonot1.txt --stars 2 --card totalizer --dimacs out.cnf
+
+Exit status: 0 a solution was found (with --unique: exactly one); 1 no solution (with
+--unique: none or several); 2 bad input or usage; 3 internal error (a solution failed
+the independent rule check).
+
+Solutions are listed in row-major order: at the first cell where two boards differ, the
+board with a star there comes first.";
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RuleArg {
+    /// At most S stars per row and column (the seed homework's variant).
+    AtMost,
+    /// Exactly S stars per row and column (the standard puzzle).
+    Exact,
 }
 
-pub fn run(_args: &Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not yet implemented")
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Star Battle: every zone holds exactly S stars, no two stars touch (not even
+/// diagonally), and each row and column holds exactly S (standard) or at most S (the
+/// seed's variant).
+///
+/// Reads the seed's format (`ROWS COLS`, then per zone `LABEL COUNT` and COUNT `x y`
+/// pairs) or a letter grid (an optional first line with S, then one row of zone letters
+/// per line).
+#[derive(Debug, clap::Args)]
+#[command(after_help = EXAMPLES)]
+pub struct Args {
+    /// Puzzle file.
+    pub input: PathBuf,
+
+    /// The seed program's arguments: OUTPUT S count|print one_solution|all_solutions.
+    /// With them, rows and columns hold AT MOST S stars unless --rule says otherwise.
+    #[arg(value_name = "SEED_ARGS", num_args = 0..=4)]
+    pub seed: Vec<String>,
+
+    /// Stars per zone, row and column (S). A letter-grid file may state it on its first line.
+    #[arg(long, short)]
+    pub stars: Option<usize>,
+
+    /// Row and column rule. Default: exact, or at-most with the seed's arguments.
+    #[arg(long, value_enum)]
+    pub rule: Option<RuleArg>,
+
+    /// List every solution (or the first --limit ones).
+    #[arg(long, group = "mode")]
+    pub all: bool,
+
+    /// Print the number of solutions.
+    #[arg(long, group = "mode")]
+    pub count: bool,
+
+    /// Say whether the solution is unique; when it is not, show two solutions and the
+    /// cells where they differ.
+    #[arg(long, group = "mode")]
+    pub unique: bool,
+
+    /// Show the cells that are the same in every solution: '@' always a star, '.' never,
+    /// '?' depends on the solution.
+    #[arg(long, group = "mode")]
+    pub determined: bool,
+
+    /// With --all: stop after N solutions.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// Cardinality encoding: pairwise, sequential, totalizer or sorting-network.
+    #[arg(long, value_name = "ENCODING", default_value_t = CardEncoding::SequentialCounter)]
+    pub card: CardEncoding,
+
+    /// Also write the CNF in DIMACS form (with a `c p show` projection line) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub dimacs: Option<PathBuf>,
+
+    /// Print the CNF's size (variables, clauses, per rule) on standard error.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// What the seed's fourth and fifth arguments ask for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct SeedMode {
+    print: bool,
+    all: bool,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let parsed = load(&args.input)?;
+    if !args.seed.is_empty() {
+        return run_seed(args, parsed);
+    }
+    let stars = match (args.stars, parsed.stars) {
+        (Some(s), _) | (None, Some(s)) => s,
+        (None, None) => bail!(
+            "{}: give the number of stars with --stars S (the file does not state it)",
+            args.input.display()
+        ),
+    };
+    if stars == 0 {
+        bail!("--stars must be at least 1");
+    }
+    if args.limit.is_some() && !args.all {
+        bail!("--limit goes with --all");
+    }
+    let problem = Problem {
+        puzzle: parsed.puzzle,
+        stars,
+        rule: rule_of(args.rule, LineRule::Exact),
+        card: args.card,
+    };
+    write_cnf_outputs(args, &problem)?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let result = if args.count {
+        print_count(&problem, args.format, &mut out)
+    } else if args.unique {
+        print_uniqueness(&problem, args.format, &mut out)
+    } else if args.determined {
+        print_determined(&problem, args.format, &mut out)
+    } else if args.all {
+        print_solutions(&problem, args.limit, args.format, &mut out)
+    } else {
+        print_solutions(&problem, Some(1), args.format, &mut out)
+    };
+    out.flush()?;
+    finish(result)
+}
+
+fn load(path: &Path) -> anyhow::Result<ParsedPuzzle> {
+    let text = read_puzzle_file(path)?;
+    Ok(parse(&text).map_err(|e| InputError::new(path, e))?)
+}
+
+fn rule_of(arg: Option<RuleArg>, default: LineRule) -> LineRule {
+    match arg {
+        Some(RuleArg::AtMost) => LineRule::AtMost,
+        Some(RuleArg::Exact) => LineRule::Exact,
+        None => default,
+    }
+}
+
+/// Maps a solver outcome to the documented exit status.
+fn finish(result: Result<bool, anyhow::Error>) -> anyhow::Result<ExitCode> {
+    match result {
+        Ok(true) => Ok(ExitCode::SUCCESS),
+        Ok(false) => Ok(ExitCode::from(1)),
+        Err(e) => match e.downcast_ref::<SolveError>() {
+            Some(SolveError::Rejected(_)) => {
+                eprintln!("gridsat: {e:#}");
+                Ok(ExitCode::from(3))
+            }
+            _ => Err(e),
+        },
+    }
+}
+
+fn run_seed(args: &Args, parsed: ParsedPuzzle) -> anyhow::Result<ExitCode> {
+    if args.seed.len() != 4 {
+        bail!(
+            "the seed's command line takes INPUT OUTPUT S count|print one_solution|all_solutions; \
+             got {} argument(s) after INPUT",
+            args.seed.len()
+        );
+    }
+    if args.all
+        || args.count
+        || args.unique
+        || args.determined
+        || args.stars.is_some()
+        || args.limit.is_some()
+    {
+        bail!("--all, --count, --unique, --determined, --stars and --limit belong to the modern interface, not the seed's arguments");
+    }
+    let output = &args.seed[0];
+    let stars: usize = args.seed[1]
+        .parse()
+        .ok()
+        .filter(|&s| s >= 1)
+        .with_context(|| {
+            format!(
+                "stars per zone must be a whole number >= 1, got '{}'",
+                args.seed[1]
+            )
+        })?;
+    let mode = SeedMode {
+        print: match args.seed[2].as_str() {
+            "print" => true,
+            "count" => false,
+            other => bail!("output mode must be 'count' or 'print', got '{other}'"),
+        },
+        all: match args.seed[3].as_str() {
+            "all_solutions" => true,
+            "one_solution" => false,
+            other => {
+                bail!("solution mode must be 'one_solution' or 'all_solutions', got '{other}'")
+            }
+        },
+    };
+    let problem = Problem {
+        puzzle: parsed.puzzle,
+        stars,
+        rule: rule_of(args.rule, LineRule::AtMost),
+        card: args.card,
+    };
+    write_cnf_outputs(args, &problem)?;
+    let text = match seed_text(&problem, mode) {
+        Ok(text) => text,
+        Err(e @ SolveError::Rejected(_)) => {
+            eprintln!("gridsat: {e}");
+            return Ok(ExitCode::from(3));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if output == "-" {
+        std::io::stdout().write_all(text.as_bytes())?;
+    } else {
+        std::fs::write(output, text)
+            .with_context(|| format!("{output}: cannot write the output file"))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn seed_text(problem: &Problem, mode: SeedMode) -> Result<String, SolveError> {
+    let puzzle = &problem.puzzle;
+    Ok(match (mode.print, mode.all) {
+        (false, true) => seed_output(puzzle, problem.count()?, &[]),
+        (true, true) => {
+            let all = problem.solve_all(None)?;
+            seed_output(puzzle, all.len() as u128, &all)
+        }
+        (print, false) => {
+            let one: Vec<_> = problem.solve_one()?.into_iter().collect();
+            let shown = if print { &one[..] } else { &[] };
+            seed_output(puzzle, one.len() as u128, shown)
+        }
+    })
+}
+
+fn write_cnf_outputs(args: &Args, problem: &Problem) -> anyhow::Result<()> {
+    if args.dimacs.is_none() && !args.stats {
+        return Ok(());
+    }
+    let encoded = problem.encode();
+    if let Some(path) = &args.dimacs {
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("{}: cannot create", path.display()))?;
+        let mut w = std::io::BufWriter::new(file);
+        encoded.cnf.write_dimacs(&mut w)?;
+        w.flush()?;
+    }
+    if args.stats {
+        let cnf = &encoded.cnf;
+        eprintln!(
+            "CNF ({}): {} variables ({} primary), {} clauses, {} literals",
+            problem.card,
+            cnf.num_vars(),
+            cnf.projection().len(),
+            cnf.num_clauses(),
+            cnf.num_literals()
+        );
+        for g in cnf.groups() {
+            eprintln!(
+                "  {:<10} {:>8} clauses {:>8} auxiliary variables",
+                g.name,
+                g.clauses.len(),
+                g.vars.len()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn rule_json(problem: &Problem) -> serde_json::Value {
+    json!({
+        "rows": problem.puzzle.rows,
+        "cols": problem.puzzle.cols,
+        "stars": problem.stars,
+        "rule": problem.rule.name(),
+    })
+}
+
+fn print_solutions(
+    problem: &Problem,
+    limit: Option<u64>,
+    format: Format,
+    out: &mut impl Write,
+) -> anyhow::Result<bool> {
+    let solutions = problem.solve_all(limit)?;
+    let complete = limit.is_none_or(|l| (solutions.len() as u64) < l);
+    match format {
+        Format::Json => {
+            let list: Vec<_> = solutions
+                .iter()
+                .map(|s| JsonSolution::new(&problem.puzzle, s))
+                .collect();
+            let value = json!({
+                "puzzle": rule_json(problem),
+                "solutions": list,
+                "count": solutions.len(),
+                "complete": complete,
+            });
+            writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+        }
+        Format::Text => {
+            if limit == Some(1) {
+                match solutions.first() {
+                    None => writeln!(out, "No solution.")?,
+                    Some(s) => {
+                        for line in board_lines(&problem.puzzle, s) {
+                            writeln!(out, "{line}")?;
+                        }
+                    }
+                }
+            } else {
+                for (k, s) in solutions.iter().enumerate() {
+                    writeln!(out, "Solution {}:", k + 1)?;
+                    for line in board_lines(&problem.puzzle, s) {
+                        writeln!(out, "{line}")?;
+                    }
+                    writeln!(out)?;
+                }
+                let n = solutions.len();
+                let plural = if n == 1 { "" } else { "s" };
+                if complete {
+                    writeln!(out, "{n} solution{plural}.")?;
+                } else {
+                    writeln!(
+                        out,
+                        "{n} solution{plural} (stopped at --limit {n}; there may be more)."
+                    )?;
+                }
+            }
+        }
+    }
+    Ok(!solutions.is_empty())
+}
+
+fn print_count(problem: &Problem, format: Format, out: &mut impl Write) -> anyhow::Result<bool> {
+    let count = problem.count()?;
+    match format {
+        Format::Json => writeln!(
+            out,
+            "{}",
+            json!({"puzzle": rule_json(problem), "count": count})
+        )?,
+        Format::Text => writeln!(out, "Number of solutions: {count}")?,
+    }
+    Ok(count > 0)
+}
+
+fn print_uniqueness(
+    problem: &Problem,
+    format: Format,
+    out: &mut impl Write,
+) -> anyhow::Result<bool> {
+    let verdict = problem.uniqueness()?;
+    let p = &problem.puzzle;
+    match format {
+        Format::Json => {
+            let value = match &verdict {
+                Verdict::NoSolution => json!({"verdict": "none", "solutions": []}),
+                Verdict::Unique(s) => {
+                    json!({"verdict": "unique", "solutions": [JsonSolution::new(p, s)]})
+                }
+                Verdict::Multiple(a, b) => json!({
+                    "verdict": "multiple",
+                    "solutions": [JsonSolution::new(p, a), JsonSolution::new(p, b)],
+                    "differing_cells": differing_cells(a, b),
+                }),
+            };
+            let mut value = value;
+            value["puzzle"] = rule_json(problem);
+            writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+        }
+        Format::Text => match &verdict {
+            Verdict::NoSolution => writeln!(out, "No solution.")?,
+            Verdict::Unique(s) => {
+                writeln!(out, "Unique solution:")?;
+                for line in board_lines(p, s) {
+                    writeln!(out, "{line}")?;
+                }
+            }
+            Verdict::Multiple(a, b) => {
+                writeln!(out, "Not unique. Two solutions:")?;
+                for (la, lb) in board_lines(p, a).iter().zip(board_lines(p, b)) {
+                    writeln!(out, "{la}   {lb}")?;
+                }
+                let cells: Vec<String> = differing_cells(a, b)
+                    .iter()
+                    .map(|[r, c]| format!("(row {r}, col {c})"))
+                    .collect();
+                writeln!(out, "They differ at {}.", cells.join(", "))?;
+            }
+        },
+    }
+    Ok(matches!(verdict, Verdict::Unique(_)))
+}
+
+fn print_determined(
+    problem: &Problem,
+    format: Format,
+    out: &mut impl Write,
+) -> anyhow::Result<bool> {
+    let Some(cells) = problem.determined()? else {
+        match format {
+            Format::Json => writeln!(
+                out,
+                "{}",
+                json!({"puzzle": rule_json(problem), "solvable": false})
+            )?,
+            Format::Text => writeln!(out, "No solution.")?,
+        }
+        return Ok(false);
+    };
+    let cols = problem.puzzle.cols;
+    let pick = |want: Option<bool>| -> Vec<[usize; 2]> {
+        cells
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v == want)
+            .map(|(i, _)| [i / cols, i % cols])
+            .collect()
+    };
+    let (stars, empty, open) = (pick(Some(true)), pick(Some(false)), pick(None));
+    match format {
+        Format::Json => {
+            let value = json!({
+                "puzzle": rule_json(problem),
+                "solvable": true,
+                "board": determined_lines(&problem.puzzle, &cells),
+                "determined_stars": stars,
+                "determined_empty": empty,
+                "undetermined": open,
+            });
+            writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+        }
+        Format::Text => {
+            for line in determined_lines(&problem.puzzle, &cells) {
+                writeln!(out, "{line}")?;
+            }
+            writeln!(
+                out,
+                "{} cells determined ({} stars, {} empty), {} undetermined.",
+                stars.len() + empty.len(),
+                stars.len(),
+                empty.len(),
+                open.len()
+            )?;
+        }
+    }
+    Ok(true)
 }

@@ -1,3 +1,8 @@
-//! Star Battle: parse, verify, render, and the command line.
+//! Star Battle: parse, solve, verify, render, and the command line.
 
+pub mod bench;
 pub mod cli;
+pub mod parse;
+pub mod render;
+pub mod solve;
+pub mod verify;

@@ -1,0 +1,84 @@
+//! Printing solutions: the seed program's exact text, a plain text board, and JSON.
+
+use gridsat_encodings::star_battle::{Puzzle, Stars};
+use serde::Serialize;
+
+/// The board as the seed prints it: `@` for a star, the zone label elsewhere, row 0 first.
+pub fn board_lines(puzzle: &Puzzle, stars: &Stars) -> Vec<String> {
+    let labels = puzzle.labels();
+    (0..puzzle.rows)
+        .map(|r| {
+            (0..puzzle.cols)
+                .map(|c| {
+                    if stars.has_star(r, c) {
+                        '@'
+                    } else {
+                        labels[r * puzzle.cols + c].unwrap_or('?')
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The seed's output file: the count, then (when printing) a blank line, `Solution k:`
+/// and the board for each solution.
+pub fn seed_output(puzzle: &Puzzle, count: u128, solutions: &[Stars]) -> String {
+    let mut out = format!("Number of solutions: {count}\n");
+    for (k, stars) in solutions.iter().enumerate() {
+        out.push_str(&format!("\nSolution {}:\n", k + 1));
+        for line in board_lines(puzzle, stars) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The cells holding a star, as `[row, col]` pairs in row-major order.
+pub fn star_cells(stars: &Stars) -> Vec<[usize; 2]> {
+    (0..stars.rows)
+        .flat_map(|r| (0..stars.cols).map(move |c| [r, c]))
+        .filter(|&[r, c]| stars.has_star(r, c))
+        .collect()
+}
+
+#[derive(Serialize)]
+pub struct JsonSolution {
+    pub board: Vec<String>,
+    pub stars: Vec<[usize; 2]>,
+}
+
+impl JsonSolution {
+    pub fn new(puzzle: &Puzzle, stars: &Stars) -> JsonSolution {
+        JsonSolution {
+            board: board_lines(puzzle, stars),
+            stars: star_cells(stars),
+        }
+    }
+}
+
+/// The determined-cells board: `@` a star in every solution, `.` a star in none,
+/// `?` undetermined.
+pub fn determined_lines(puzzle: &Puzzle, cells: &[Option<bool>]) -> Vec<String> {
+    (0..puzzle.rows)
+        .map(|r| {
+            cells[r * puzzle.cols..(r + 1) * puzzle.cols]
+                .iter()
+                .map(|v| match v {
+                    Some(true) => '@',
+                    Some(false) => '.',
+                    None => '?',
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The cells where two placements differ, row-major.
+pub fn differing_cells(a: &Stars, b: &Stars) -> Vec<[usize; 2]> {
+    (0..a.rows)
+        .flat_map(|r| (0..a.cols).map(move |c| [r, c]))
+        .filter(|&[r, c]| a.has_star(r, c) != b.has_star(r, c))
+        .collect()
+}

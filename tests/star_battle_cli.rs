@@ -1,0 +1,274 @@
+//! The modern Star Battle interface and its errors, end to end on the binary.
+
+mod common;
+use common::{gridsat, stderr, stdout};
+
+fn write_temp(text: &str) -> tempfile::NamedTempFile {
+    let f = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(f.path(), text).unwrap();
+    f
+}
+
+#[test]
+fn bad_files_name_the_file_and_line_and_exit_2() {
+    let cases = [
+        (
+            "4 3\nL 6\n0 0\n1 0\n0 1\n1 1\n0 2\n1 2\nX 6\n2 0\n2 1\n2 2\n0 3\n1 3\n9 3\n",
+            ":15:",
+            "outside the grid",
+        ),
+        (
+            "4 3\nL 6\n0 0\n1 0\n0 1\n1 1\n0 2\n1 2\nX 6\n2 0\n2 1\n2 2\n0 3\n1 3\n1 2\n",
+            ":15:",
+            "already in zone 'L' (line 8)",
+        ),
+        (
+            "2 2\nA 3\n0 0\n1 0\n0 1\n",
+            ":5:",
+            "(x=1, y=1) belongs to no zone",
+        ),
+        (
+            "2 2\nAB 4\n0 0\n1 0\n0 1\n1 1\n",
+            ":2:",
+            "longer than one character",
+        ),
+        (
+            "2 2\nA 4\n0 0\n1 0\n0 1\n",
+            ":5:",
+            "found the end of the file",
+        ),
+        (
+            "2 2\nA 3\n0 0\n1 0\n0 1\n1 1\n",
+            ":6:",
+            "found the number '1'",
+        ),
+        ("2\nAB\nABC\n", ":3:", "first row (line 2) has 2"),
+    ];
+    for (text, line, message) in cases {
+        let f = write_temp(text);
+        let path = f.path().to_str().unwrap();
+        let o = gridsat(&["star-battle", path, "--stars", "1"]);
+        assert_eq!(o.status.code(), Some(2), "{text:?}");
+        let err = stderr(&o);
+        assert!(err.contains(&format!("{path}{line}")), "{err}");
+        assert!(err.contains(message), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_with_a_message() {
+    let p = "examples/star-battle/custom1.txt";
+    for (args, message) in [
+        (
+            vec!["star-battle", "no/such/file.txt", "--stars", "1"],
+            "cannot open",
+        ),
+        (vec!["star-battle", p], "--stars"),
+        (
+            vec!["star-battle", p, "-", "1", "show", "all_solutions"],
+            "'count' or 'print'",
+        ),
+        (
+            vec!["star-battle", p, "-", "1", "count", "every"],
+            "'one_solution' or 'all_solutions'",
+        ),
+        (
+            vec!["star-battle", p, "-", "x", "count", "all_solutions"],
+            "stars per zone",
+        ),
+        (vec!["star-battle", p, "-", "1"], "INPUT OUTPUT S"),
+        (
+            vec!["star-battle", p, "--stars", "1", "--card", "magic"],
+            "unknown cardinality encoding",
+        ),
+        (
+            vec!["star-battle", p, "--stars", "1", "--limit", "3"],
+            "--limit goes with --all",
+        ),
+    ] {
+        let o = gridsat(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn uniqueness_verdicts_and_exit_codes() {
+    let o = gridsat(&[
+        "star-battle",
+        "examples/star-battle/twonot1.txt",
+        "--stars",
+        "2",
+        "--unique",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("Unique solution:\n"));
+
+    let o = gridsat(&[
+        "star-battle",
+        "examples/star-battle/custom1.txt",
+        "--stars",
+        "2",
+        "--rule",
+        "at-most",
+        "--unique",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = stdout(&o);
+    assert!(text.starts_with("Not unique. Two solutions:\n"), "{text}");
+    assert!(text.contains("They differ at (row"), "{text}");
+
+    let o = gridsat(&[
+        "star-battle",
+        "examples/star-battle/custom1.txt",
+        "--stars",
+        "1",
+        "--unique",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "No solution.\n");
+}
+
+#[test]
+fn letter_grid_with_its_own_star_count() {
+    let o = gridsat(&[
+        "star-battle",
+        "examples/star-battle/queens8.txt",
+        "--unique",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["verdict"], "unique");
+    assert_eq!(v["puzzle"]["rule"], "exact");
+    let stars = v["solutions"][0]["stars"].as_array().unwrap();
+    assert_eq!(stars.len(), 8);
+}
+
+#[test]
+fn all_with_limit_and_json_count() {
+    let p = "examples/star-battle/custom2.txt";
+    let o = gridsat(&[
+        "star-battle",
+        p,
+        "--stars",
+        "2",
+        "--rule",
+        "at-most",
+        "--all",
+        "--limit",
+        "5",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    assert_eq!(text.matches("Solution ").count(), 5);
+    assert!(
+        text.ends_with("5 solutions (stopped at --limit 5; there may be more).\n"),
+        "{text}"
+    );
+
+    let o = gridsat(&[
+        "star-battle",
+        p,
+        "--stars",
+        "2",
+        "--rule",
+        "at-most",
+        "--all",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["count"], 142);
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["solutions"].as_array().unwrap().len(), 142);
+
+    let o = gridsat(&[
+        "star-battle",
+        p,
+        "--stars",
+        "2",
+        "--rule",
+        "at-most",
+        "--count",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["count"], 142);
+}
+
+#[test]
+fn every_cardinality_encoding_gives_the_same_count() {
+    for card in ["pairwise", "sequential", "totalizer", "sorting-network"] {
+        let o = gridsat(&[
+            "star-battle",
+            "examples/star-battle/custom2.txt",
+            "--stars",
+            "2",
+            "--rule",
+            "at-most",
+            "--count",
+            "--card",
+            card,
+        ]);
+        assert_eq!(stdout(&o), "Number of solutions: 142\n", "{card}");
+    }
+}
+
+#[test]
+fn determined_board_marks_fixed_and_open_cells() {
+    let o = gridsat(&[
+        "star-battle",
+        "examples/star-battle/custom1.txt",
+        "--stars",
+        "2",
+        "--rule",
+        "at-most",
+        "--determined",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    // The three solutions (see out_custom1_2_all.txt) share the stars at (0,0) and (2,0)
+    // and the empty cells of columns 0 and 1.
+    assert_eq!(
+        stdout(&o),
+        "@.?\n..?\n@.?\n..?\n8 cells determined (2 stars, 6 empty), 4 undetermined.\n"
+    );
+}
+
+#[test]
+fn dimacs_output_has_header_and_projection() {
+    let f = tempfile::NamedTempFile::new().unwrap();
+    let path = f.path().to_str().unwrap();
+    let o = gridsat(&[
+        "star-battle",
+        "examples/star-battle/custom1.txt",
+        "--stars",
+        "1",
+        "--rule",
+        "at-most",
+        "--dimacs",
+        path,
+        "--stats",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = std::fs::read_to_string(path).unwrap();
+    let show: Vec<&str> = text
+        .lines()
+        .find(|l| l.starts_with("c p show"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(show.len(), 3 + 12 + 1, "12 cells projected, then 0");
+    let header = text.lines().find(|l| l.starts_with("p cnf ")).unwrap();
+    let clauses: usize = header.split_whitespace().nth(3).unwrap().parse().unwrap();
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.ends_with(" 0") && !l.starts_with('c'))
+            .count(),
+        clauses
+    );
+    assert!(stderr(&o).contains("zones"));
+}
