@@ -1,8 +1,8 @@
 //! The search behind counting: DPLL with unit propagation and chronological
-//! backtracking, splitting the remaining formula into independent components after each
-//! decision and caching each component's projected count (the scheme of exact model
-//! counters such as sharpSAT). No clause is ever learnt or added, so nothing slows down
-//! as solutions pile up.
+//! backtracking, splitting the remaining formula into independent components and caching
+//! each sub-problem's projected count (the scheme of exact model counters such as
+//! sharpSAT). No clause is ever learnt or added, so nothing slows down as solutions pile
+//! up.
 //!
 //! Decisions are taken on projected variables only, in projection order (for a puzzle:
 //! row-major cells, which makes the cache act like a dynamic program over rows). A
@@ -108,6 +108,8 @@ pub(super) struct Search {
     clause_stamp: Vec<u32>,
     stamp: u32,
     cache: HashMap<Key, (Count, NodeId), BuildHasherDefault<KeyHasher>>,
+    /// Entries the cache may hold before it is emptied (`MAX_CACHE_ENTRIES`).
+    cache_limit: usize,
     dag: Dag,
     stats: SearchStats,
 }
@@ -156,6 +158,7 @@ impl Search {
             clause_stamp: Vec::new(),
             stamp: 0,
             cache: HashMap::default(),
+            cache_limit: MAX_CACHE_ENTRIES,
             dag: Dag::new(keep_dag),
             stats: SearchStats::default(),
         };
@@ -486,7 +489,7 @@ impl Search {
             return hit.clone();
         }
         let result = compute(self);
-        if self.cache.len() >= MAX_CACHE_ENTRIES {
+        if self.cache.len() >= self.cache_limit {
             // The cache only saves work: forgetting it keeps every count exact.
             self.cache.clear();
             self.stats.cache_clears += 1;
@@ -634,5 +637,61 @@ impl Hasher for KeyHasher {
 
     fn write_u64(&mut self, x: u64) {
         self.0 = self.0.rotate_left(17) ^ x;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows of a grid where each row holds at most one true cell and adjacent rows may
+    /// not both use the same column: many sub-problems, many cache hits.
+    fn grid_cnf(rows: usize, cols: usize) -> Cnf {
+        let mut cnf = Cnf::new();
+        let grid = cnf.bool_grid(rows, cols);
+        for r in 0..rows {
+            let row = grid.row(r);
+            gridsat_encodings::CardEncoding::SequentialCounter.at_most(&mut cnf, &row, 1);
+            if r + 1 < rows {
+                for c in 0..cols {
+                    cnf.clause([!grid.get(r, c), !grid.get(r + 1, c)]);
+                }
+            }
+        }
+        cnf
+    }
+
+    /// A row is empty or uses one column, which the next row may not use: a dynamic
+    /// program over the previous row's column.
+    fn expected(rows: usize, cols: usize) -> u128 {
+        // State: the column used by the previous row, or none.
+        let mut ways = vec![0u128; cols + 1];
+        ways[cols] = 1;
+        for _ in 0..rows {
+            let mut next = vec![0u128; cols + 1];
+            for (previous, &w) in ways.iter().enumerate() {
+                next[cols] += w;
+                for c in 0..cols {
+                    if c != previous {
+                        next[c] += w;
+                    }
+                }
+            }
+            ways = next;
+        }
+        ways.iter().sum()
+    }
+
+    #[test]
+    fn a_tiny_cache_that_keeps_emptying_still_counts_exactly() {
+        let cnf = grid_cnf(7, 4);
+        let full = Search::new(&cnf, true).run();
+        assert_eq!(full.count, expected(7, 4));
+        assert!(full.stats.cache_hits > 0);
+        let mut small = Search::new(&cnf, true);
+        small.cache_limit = 3;
+        let outcome = small.run();
+        assert_eq!(outcome.count, expected(7, 4));
+        assert!(outcome.stats.cache_clears > 0);
     }
 }
