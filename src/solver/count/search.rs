@@ -670,10 +670,10 @@ mod tests {
         for _ in 0..rows {
             let mut next = vec![0u128; cols + 1];
             for (previous, &w) in ways.iter().enumerate() {
-                next[cols] += w;
-                for c in 0..cols {
-                    if c != previous {
-                        next[c] += w;
+                for (column, slot) in next.iter_mut().enumerate() {
+                    // `cols` is the empty row, always allowed.
+                    if column == cols || column != previous {
+                        *slot += w;
                     }
                 }
             }
