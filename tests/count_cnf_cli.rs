@@ -38,6 +38,19 @@ fn honours_the_projection_and_lists_it() {
 }
 
 #[test]
+fn unsatisfiable_and_sampling_set_forms() {
+    let (out, _) = run("p cnf 1 2\n1 0\n-1 0\n", &[]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "0\n");
+    // `c ind` (the sampling-set spelling) projects like `c p show`: x2 is free here,
+    // x3 is forced by x1 | x3 only when x1 is false, so {x1, x2} take all 4 values.
+    let (out, _) = run("c ind 1 2 0\np cnf 3 1\n1 3 0\n", &[]);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "4\n");
+    let (out, _) = run("c ind 1 2 0\np cnf 3 1\n1 3 0\n", &["--list"]);
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 5);
+}
+
+#[test]
 fn counts_beyond_u64() {
     let (out, _) = run("p cnf 100 0\n", &[]);
     assert_eq!(
