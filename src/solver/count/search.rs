@@ -22,6 +22,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub struct SearchStats {
     /// Decisions on projected variables.
     pub decisions: u64,
+    /// Literals set by decisions and unit propagation.
+    pub assignments: u64,
     /// Sub-problems found in the cache instead of being searched again.
     pub cache_hits: u64,
     /// Sub-problems stored in the cache.
@@ -259,6 +261,7 @@ impl Search {
     }
 
     fn assign(&mut self, lit: Lit) {
+        self.stats.assignments += 1;
         self.value[lit.code()] = 1;
         self.value[(!lit).code()] = -1;
         self.trail.push(lit);
