@@ -8,3 +8,5 @@ mod session;
 
 pub use backend::{SatBackend, SolverError, Varisat};
 pub use session::{Session, Uniqueness};
+
+pub mod count;

@@ -1,0 +1,143 @@
+//! Counting and listing every solution of a CNF, projected on its primary variables,
+//! without blocking clauses.
+//!
+//! The engine is a DPLL search with chronological backtracking that splits the formula
+//! into independent components and caches each component's count (see `search`). While
+//! it counts it can record what it explored as a decision DAG (see `dag`), from which the
+//! solutions are then listed in time proportional to the output.
+//!
+//! Use it for every "how many" and "all of them" request; keep `Session::enumerate`
+//! (blocking clauses) for small limits such as a uniqueness check, where one or two SAT
+//! calls beat a full count.
+//!
+//! ```
+//! use gridsat::solver::count::{count_solutions, Solutions};
+//! use gridsat_encodings::cnf::Cnf;
+//! use std::ops::ControlFlow;
+//!
+//! let mut cnf = Cnf::new();
+//! let a = cnf.primary_var().positive();
+//! let b = cnf.primary_var().positive();
+//! let aux = cnf.or_lit(&[a, b]); // an auxiliary variable, determined by a and b
+//! cnf.clause([aux]);
+//! assert_eq!(count_solutions(&cnf), 3u128);
+//!
+//! let solutions = Solutions::compile(&cnf);
+//! let mut seen = Vec::new();
+//! solutions.for_each(|values| {
+//!     seen.push((values[0], values[1]));
+//!     ControlFlow::Continue(())
+//! });
+//! seen.sort();
+//! assert_eq!(seen, [(false, true), (true, false), (true, true)]);
+//! ```
+//!
+//! Semantics on arbitrary CNFs: the count is the number of assignments to the
+//! projection variables that extend to a model of the whole formula (non-projected
+//! variables are existentially quantified, whether or not they are determined). A
+//! projected variable that occurs in no clause doubles the count. With an empty
+//! projection the count is 1 for a satisfiable formula and 0 otherwise.
+
+mod dag;
+mod number;
+mod search;
+
+pub use number::Count;
+pub use search::SearchStats;
+
+use gridsat_encodings::cnf::Cnf;
+use std::ops::ControlFlow;
+
+/// Deep searches recurse once per decision (a few hundred bytes a level); run them on a
+/// thread with room for about a million levels. Only the pages touched are committed.
+const STACK_BYTES: usize = 2 << 30;
+
+fn on_big_stack<T: Send>(job: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("gridsat-count".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, job)
+            .expect("cannot start the counting thread")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// The number of solutions of `cnf` projected on `cnf.projection()`: assignments to the
+/// projection variables that extend to a full model. Keeps no DAG, so memory is only
+/// the component cache.
+pub fn count_solutions(cnf: &Cnf) -> Count {
+    count_with_stats(cnf).0
+}
+
+/// `count_solutions`, with what the search did.
+pub fn count_with_stats(cnf: &Cnf) -> (Count, SearchStats) {
+    on_big_stack(|| {
+        let outcome = search::Search::new(cnf, false).run();
+        (outcome.count, outcome.stats)
+    })
+}
+
+/// Calls `visit` once per solution (distinct on the projection) until it breaks.
+/// Shorthand for `Solutions::compile(cnf).for_each(visit)`.
+pub fn list_solutions(cnf: &Cnf, visit: impl FnMut(&[bool]) -> ControlFlow<()>) -> ControlFlow<()> {
+    Solutions::compile(cnf).for_each(visit)
+}
+
+/// All solutions of a CNF, compiled once: count them, then list them as often as needed.
+pub struct Solutions {
+    count: Count,
+    num_vars: usize,
+    dag: dag::Dag,
+    root: dag::Edge,
+    stats: SearchStats,
+}
+
+impl Solutions {
+    /// Runs the counting search and keeps the DAG it explored.
+    pub fn compile(cnf: &Cnf) -> Solutions {
+        on_big_stack(|| {
+            let outcome = search::Search::new(cnf, true).run();
+            Solutions {
+                count: outcome.count,
+                num_vars: cnf.num_vars(),
+                dag: outcome.dag,
+                root: outcome.root,
+                stats: outcome.stats,
+            }
+        })
+    }
+
+    /// The number of solutions projected on the projection set.
+    pub fn count(&self) -> &Count {
+        &self.count
+    }
+
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// Nodes in the compiled DAG (a measure of its memory).
+    pub fn dag_nodes(&self) -> usize {
+        self.dag.len()
+    }
+
+    /// Calls `visit` once per solution until it returns `Break`; returns `Break` if it
+    /// did. Solutions are distinct on the projection and come in a fixed order:
+    /// depth-first, each projected variable false before true, in projection order
+    /// within a component.
+    ///
+    /// `values` is indexed by variable (`Var::index`) and has `cnf.num_vars()` entries:
+    /// a full satisfying assignment of the whole CNF, auxiliary variables included. It
+    /// is only valid during the call.
+    pub fn for_each(&self, mut visit: impl FnMut(&[bool]) -> ControlFlow<()>) -> ControlFlow<()> {
+        if self.root.child == dag::FALSE {
+            return ControlFlow::Continue(());
+        }
+        debug_assert!(self.dag.is_kept());
+        let mut values = vec![false; self.num_vars];
+        self.dag.set(&self.root.lits, &mut values);
+        self.dag.walk(self.root.child, &mut values, &mut visit)
+    }
+}

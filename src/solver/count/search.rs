@@ -1,0 +1,700 @@
+//! The search behind counting: DPLL with unit propagation and chronological
+//! backtracking, splitting the remaining formula into independent components and caching
+//! each sub-problem's projected count (the scheme of exact model counters such as
+//! sharpSAT). No clause is ever learnt or added, so nothing slows down as solutions pile
+//! up.
+//!
+//! Decisions are taken on projected variables only, in projection order (for a puzzle:
+//! row-major cells, which makes the cache act like a dynamic program over rows). A
+//! component with no projected variable left counts 1 if it is satisfiable and 0 if not;
+//! with the foundation's encodings unit propagation has already fixed every auxiliary
+//! variable by then, so that check is free. On arbitrary CNFs it is a plain DPLL search
+//! for one witness: correct, but exponential in the worst case.
+
+use super::dag::{Dag, Edge, Node, NodeId, FALSE, TRUE};
+use super::number::Count;
+use gridsat_encodings::cnf::{Cnf, Lit, Var};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Counters a caller may print to see what the search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Decisions on projected variables.
+    pub decisions: u64,
+    /// Literals set by decisions and unit propagation.
+    pub assignments: u64,
+    /// Sub-problems found in the cache instead of being searched again.
+    pub cache_hits: u64,
+    /// Sub-problems stored in the cache.
+    pub cache_entries: u64,
+    /// Times the cache reached its size limit and was emptied.
+    pub cache_clears: u64,
+    /// Component analyses (a walk over the whole remaining sub-problem).
+    pub component_analyses: u64,
+    /// Components without projected variables that needed a satisfiability search.
+    pub witness_searches: u64,
+}
+
+/// Identifies a residual formula: the sum of the hashes of its variables and of its
+/// unsatisfied clauses of length >= 3 (see `Search::components`). Sums make the key
+/// order-free and let a decision update it from the literals it set.
+type Key = (u64, u64);
+
+fn add(a: Key, b: Key) -> Key {
+    (a.0.wrapping_add(b.0), a.1.wrapping_add(b.1))
+}
+
+fn sub(a: Key, b: Key) -> Key {
+    (a.0.wrapping_sub(b.0), a.1.wrapping_sub(b.1))
+}
+
+/// A sub-problem: unassigned variables connected by clauses not yet satisfied.
+struct Component {
+    vars: Vec<u32>,
+    key: Key,
+}
+
+const NO_RANK: u32 = u32::MAX;
+
+#[derive(Clone, Copy)]
+struct Watch {
+    clause: u32,
+    blocker: Lit,
+}
+
+/// An entry takes 64 bytes and the table keeps up to twice as many slots: about 1 GiB.
+const MAX_CACHE_ENTRIES: usize = 1 << 23;
+
+/// Component analysis walks the whole sub-problem, the dominant cost of a decision. When
+/// an analysis finds no split, the next one waits twice as many decisions (up to this, which measured best on twonot2);
+/// a split brings analysis back to every decision. Skipping is always sound: a
+/// sub-problem that is in fact disconnected is counted correctly by branching, only
+/// without the savings of multiplying its parts.
+const MAX_ANALYSIS_GAP: u32 = 32;
+
+pub(super) struct Search {
+    num_vars: usize,
+    /// Literals of the clauses of length >= 3 ("long"), reordered in place for watching.
+    lits: Vec<Lit>,
+    starts: Vec<u32>,
+    /// Per variable: the long clauses it occurs in.
+    long_by_var: Vec<Vec<u32>>,
+    /// Per literal code: the long clauses it occurs in.
+    long_by_lit: Vec<Vec<u32>>,
+    /// Per variable: the other literal of each binary clause it occurs in.
+    partners: Vec<Vec<Lit>>,
+    /// Per literal code: long clauses whose first two literals include it, each with a
+    /// blocker (another literal of the clause: when it is true the clause is skipped
+    /// without being read).
+    watches: Vec<Vec<Watch>>,
+    /// Per literal code: what must be true when this literal is false (binary clauses).
+    implications: Vec<Vec<Lit>>,
+    /// Per literal code: 1 true, -1 false, 0 unassigned.
+    value: Vec<i8>,
+    trail: Vec<Lit>,
+    queue_head: usize,
+    /// Per long clause: how many of its literals are true.
+    true_count: Vec<u32>,
+    /// Long clauses in the order they became satisfied, and per trail position the
+    /// length of this log before that assignment.
+    satisfied_log: Vec<u32>,
+    log_at: Vec<u32>,
+    /// Per variable: its position in the projection, or `NO_RANK`.
+    rank: Vec<u32>,
+    var_hash: Vec<Key>,
+    clause_hash: Vec<Key>,
+    units: Vec<Lit>,
+    trivially_unsat: bool,
+    var_stamp: Vec<u32>,
+    clause_stamp: Vec<u32>,
+    stamp: u32,
+    cache: HashMap<Key, (Count, NodeId), BuildHasherDefault<KeyHasher>>,
+    /// Entries the cache may hold before it is emptied (`MAX_CACHE_ENTRIES`).
+    cache_limit: usize,
+    dag: Dag,
+    stats: SearchStats,
+}
+
+/// What `Search::run` found: the count, and the DAG to list solutions from.
+pub(super) struct Outcome {
+    pub count: Count,
+    pub dag: Dag,
+    pub root: Edge,
+    pub stats: SearchStats,
+}
+
+impl Search {
+    pub fn new(cnf: &Cnf, keep_dag: bool) -> Search {
+        let n = cnf.num_vars();
+        let mut rank = vec![NO_RANK; n];
+        for (position, var) in cnf.projection().iter().enumerate() {
+            if rank[var.index()] == NO_RANK {
+                rank[var.index()] = position as u32;
+            }
+        }
+        let var_hash = (0..n as u64)
+            .map(|v| (mix(v ^ SEED_VAR_1), mix(v ^ SEED_VAR_2)))
+            .collect();
+        let mut search = Search {
+            num_vars: n,
+            lits: Vec::new(),
+            starts: vec![0],
+            long_by_var: vec![Vec::new(); n],
+            long_by_lit: vec![Vec::new(); 2 * n],
+            partners: vec![Vec::new(); n],
+            watches: vec![Vec::new(); 2 * n],
+            implications: vec![Vec::new(); 2 * n],
+            value: vec![0; 2 * n],
+            trail: Vec::with_capacity(n),
+            queue_head: 0,
+            true_count: Vec::new(),
+            satisfied_log: Vec::new(),
+            log_at: Vec::with_capacity(n),
+            rank,
+            var_hash,
+            clause_hash: Vec::new(),
+            units: Vec::new(),
+            trivially_unsat: false,
+            var_stamp: vec![0; n],
+            clause_stamp: Vec::new(),
+            stamp: 0,
+            cache: HashMap::default(),
+            cache_limit: MAX_CACHE_ENTRIES,
+            dag: Dag::new(keep_dag),
+            stats: SearchStats::default(),
+        };
+        let mut clause: Vec<Lit> = Vec::new();
+        for original in cnf.clauses() {
+            clause.clear();
+            clause.extend_from_slice(original);
+            clause.sort_unstable();
+            clause.dedup();
+            // Sorted by code, a literal and its negation are neighbours.
+            if clause.windows(2).any(|w| w[0] == !w[1]) {
+                continue;
+            }
+            search.add_clause(&clause);
+        }
+        let long = search.starts.len() - 1;
+        search.clause_stamp = vec![0; long];
+        search.true_count = vec![0; long];
+        search.clause_hash = (0..long as u64)
+            .map(|c| (mix(c ^ SEED_CLAUSE_1), mix(c ^ SEED_CLAUSE_2)))
+            .collect();
+        search
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        match clause.len() {
+            0 => self.trivially_unsat = true,
+            1 => self.units.push(clause[0]),
+            2 => {
+                let (a, b) = (clause[0], clause[1]);
+                self.implications[a.code()].push(b);
+                self.implications[b.code()].push(a);
+                self.partners[a.var().index()].push(b);
+                self.partners[b.var().index()].push(a);
+            }
+            _ => {
+                let id = (self.starts.len() - 1) as u32;
+                self.lits.extend_from_slice(clause);
+                self.starts.push(self.lits.len() as u32);
+                for lit in clause {
+                    self.long_by_var[lit.var().index()].push(id);
+                    self.long_by_lit[lit.code()].push(id);
+                }
+                self.watches[clause[0].code()].push(Watch {
+                    clause: id,
+                    blocker: clause[1],
+                });
+                self.watches[clause[1].code()].push(Watch {
+                    clause: id,
+                    blocker: clause[0],
+                });
+            }
+        }
+    }
+
+    /// Counts the solutions projected on the projection set and builds the DAG.
+    pub fn run(mut self) -> Outcome {
+        let unsat = Outcome {
+            count: Count::ZERO,
+            dag: Dag::new(false),
+            root: Edge {
+                lits: 0..0,
+                child: FALSE,
+            },
+            stats: SearchStats::default(),
+        };
+        if self.trivially_unsat {
+            return unsat;
+        }
+        for unit in std::mem::take(&mut self.units) {
+            match self.value[unit.code()] {
+                1 => {}
+                -1 => return unsat,
+                _ => self.assign(unit),
+            }
+        }
+        if !self.propagate() {
+            return unsat;
+        }
+        let all: Vec<u32> = (0..self.num_vars as u32).collect();
+        let (count, child) = self.split(&all, 1);
+        let lits = if child == FALSE {
+            0..0
+        } else {
+            let implied = self.trail.clone();
+            self.dag.store_lits(&implied)
+        };
+        Outcome {
+            count,
+            root: Edge { lits, child },
+            dag: self.dag,
+            stats: self.stats,
+        }
+    }
+
+    fn is_assigned(&self, var: u32) -> bool {
+        self.value[2 * var as usize] != 0
+    }
+
+    fn assign(&mut self, lit: Lit) {
+        self.stats.assignments += 1;
+        self.value[lit.code()] = 1;
+        self.value[(!lit).code()] = -1;
+        self.trail.push(lit);
+        self.log_at.push(self.satisfied_log.len() as u32);
+        for &id in &self.long_by_lit[lit.code()] {
+            self.true_count[id as usize] += 1;
+            if self.true_count[id as usize] == 1 {
+                self.satisfied_log.push(id);
+            }
+        }
+    }
+
+    fn backtrack(&mut self, mark: usize) {
+        if mark >= self.trail.len() {
+            return;
+        }
+        self.satisfied_log.truncate(self.log_at[mark] as usize);
+        self.log_at.truncate(mark);
+        for lit in self.trail.drain(mark..) {
+            self.value[lit.code()] = 0;
+            self.value[(!lit).code()] = 0;
+            for &id in &self.long_by_lit[lit.code()] {
+                self.true_count[id as usize] -= 1;
+            }
+        }
+        self.queue_head = mark;
+    }
+
+    /// Unit propagation to a fixpoint; false on a conflict.
+    fn propagate(&mut self) -> bool {
+        while self.queue_head < self.trail.len() {
+            let falsified = !self.trail[self.queue_head];
+            self.queue_head += 1;
+
+            let implied = std::mem::take(&mut self.implications[falsified.code()]);
+            let mut ok = true;
+            for &lit in &implied {
+                match self.value[lit.code()] {
+                    1 => {}
+                    -1 => {
+                        ok = false;
+                        break;
+                    }
+                    _ => self.assign(lit),
+                }
+            }
+            self.implications[falsified.code()] = implied;
+            if !ok {
+                return false;
+            }
+
+            let mut watching = std::mem::take(&mut self.watches[falsified.code()]);
+            let (mut read, mut write) = (0, 0);
+            let mut conflict = false;
+            while read < watching.len() {
+                let watch = watching[read];
+                read += 1;
+                if self.value[watch.blocker.code()] == 1 {
+                    watching[write] = watch;
+                    write += 1;
+                    continue;
+                }
+                let id = watch.clause;
+                let start = self.starts[id as usize] as usize;
+                let end = self.starts[id as usize + 1] as usize;
+                if self.lits[start] == falsified {
+                    self.lits.swap(start, start + 1);
+                }
+                let other = self.lits[start];
+                let kept = Watch {
+                    clause: id,
+                    blocker: other,
+                };
+                if self.value[other.code()] == 1 {
+                    watching[write] = kept;
+                    write += 1;
+                    continue;
+                }
+                let replacement = (start + 2..end).find(|&k| self.value[self.lits[k].code()] != -1);
+                if let Some(k) = replacement {
+                    self.lits.swap(start + 1, k);
+                    self.watches[self.lits[start + 1].code()].push(kept);
+                    continue;
+                }
+                watching[write] = kept;
+                write += 1;
+                if self.value[other.code()] == -1 {
+                    conflict = true;
+                    while read < watching.len() {
+                        watching[write] = watching[read];
+                        write += 1;
+                        read += 1;
+                    }
+                } else {
+                    self.assign(other);
+                }
+            }
+            watching.truncate(write);
+            self.watches[falsified.code()] = watching;
+            if conflict {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Splits the unassigned variables among `vars` into components.
+    ///
+    /// A residual formula is fixed by its variable set and by the set of its unsatisfied
+    /// long clauses: every such clause keeps exactly its literals over the set (the
+    /// others are false, or the clause would be satisfied or the variable would belong to
+    /// the set), and a binary clause over two unassigned variables is always present
+    /// whole. The key sums 128-bit hashes of both sets (two independent 64-bit sums), so
+    /// equal keys mean equal residual formulas up to a hash collision, whose odds are
+    /// about n^2 / 2^128 for n cached sub-problems.
+    ///
+    /// Returns the components with clauses, and the projected variables whose clauses
+    /// are all satisfied (each doubles the count).
+    fn components(&mut self, vars: &[u32]) -> (Vec<Component>, Vec<Var>) {
+        self.stats.component_analyses += 1;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.var_stamp.fill(0);
+            self.clause_stamp.fill(0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        let mut components = Vec::new();
+        let mut free = Vec::new();
+        for &seed in vars {
+            if self.is_assigned(seed) || self.var_stamp[seed as usize] == stamp {
+                continue;
+            }
+            self.var_stamp[seed as usize] = stamp;
+            let mut members = vec![seed];
+            let mut key: Key = (0, 0);
+            let mut clauses = 0usize;
+            let mut next = 0;
+            while next < members.len() {
+                let var = members[next] as usize;
+                next += 1;
+                key = add(key, self.var_hash[var]);
+                for &other in &self.partners[var] {
+                    // The other literal is not false: propagation would have set `var`.
+                    if self.value[other.code()] == 0 {
+                        clauses += 1;
+                        let w = other.var().index();
+                        if self.var_stamp[w] != stamp {
+                            self.var_stamp[w] = stamp;
+                            members.push(w as u32);
+                        }
+                    }
+                }
+                for &id in &self.long_by_var[var] {
+                    if self.clause_stamp[id as usize] == stamp || self.true_count[id as usize] > 0 {
+                        continue;
+                    }
+                    self.clause_stamp[id as usize] = stamp;
+                    clauses += 1;
+                    key = add(key, self.clause_hash[id as usize]);
+                    let start = self.starts[id as usize] as usize;
+                    let end = self.starts[id as usize + 1] as usize;
+                    for lit in &self.lits[start..end] {
+                        let w = lit.var().index();
+                        if self.value[lit.code()] == 0 && self.var_stamp[w] != stamp {
+                            self.var_stamp[w] = stamp;
+                            members.push(w as u32);
+                        }
+                    }
+                }
+            }
+            if clauses == 0 {
+                if self.rank[seed as usize] != NO_RANK {
+                    free.push(Var::from_index(seed as usize));
+                }
+            } else {
+                // Projected variables first, in rank order: `branch` takes the first
+                // unassigned one.
+                members.sort_unstable_by_key(|&v| self.rank[v as usize]);
+                components.push(Component { vars: members, key });
+            }
+        }
+        (components, free)
+    }
+
+    /// The count of the unassigned part of `vars`, found by component analysis: the
+    /// product over its components. `gap` is the analysis gap in force.
+    fn split(&mut self, vars: &[u32], gap: u32) -> (Count, NodeId) {
+        let (mut components, free) = self.components(vars);
+        let parts = components.len() + usize::from(!free.is_empty());
+        let gap = if parts > 1 {
+            1
+        } else {
+            (gap * 2).min(MAX_ANALYSIS_GAP)
+        };
+        let mut count = Count::pow2(free.len());
+        let mut children = Vec::with_capacity(parts);
+        // Small components first: a zero among them ends the product early.
+        components.sort_by_key(|c| c.vars.len());
+        for component in &components {
+            let (c, node) = self.cached(component.key, |search| {
+                search.branch(&component.vars, 0, component.key, gap, 0)
+            });
+            if c.is_zero() {
+                return (Count::ZERO, FALSE);
+            }
+            count = count.mul(&c);
+            children.push(node);
+        }
+        if !free.is_empty() {
+            children.push(self.dag.push(Node::Free(free)));
+        }
+        let node = match children.len() {
+            0 => TRUE,
+            1 => children[0],
+            _ => self.dag.push(Node::And(children)),
+        };
+        (count, node)
+    }
+
+    fn cached(
+        &mut self,
+        key: Key,
+        compute: impl FnOnce(&mut Search) -> (Count, NodeId),
+    ) -> (Count, NodeId) {
+        if let Some(hit) = self.cache.get(&key) {
+            self.stats.cache_hits += 1;
+            return hit.clone();
+        }
+        let result = compute(self);
+        if self.cache.len() >= self.cache_limit {
+            // The cache only saves work: forgetting it keeps every count exact.
+            self.cache.clear();
+            self.stats.cache_clears += 1;
+        }
+        self.stats.cache_entries += 1;
+        self.cache.insert(key, result.clone());
+        result
+    }
+
+    /// The count of the unassigned part of `parent` after a decision, whose key is
+    /// `key`; `since` decisions were taken since the last component analysis, and the
+    /// projected variables of `parent` before `from` are all assigned.
+    fn residual(
+        &mut self,
+        parent: &[u32],
+        from: usize,
+        key: Key,
+        gap: u32,
+        since: u32,
+    ) -> (Count, NodeId) {
+        self.cached(key, |search| {
+            if since >= gap {
+                search.split(parent, gap)
+            } else {
+                search.branch(parent, from, key, gap, since)
+            }
+        })
+    }
+
+    /// Counts the sub-problem over the unassigned variables of `vars` (closed: no
+    /// unsatisfied clause leads outside) whose key is `key`, by branching on its first
+    /// projected variable. `vars` lists projected variables first, in rank order, and
+    /// those before `from` are known to be assigned (which keeps long chains linear).
+    fn branch(
+        &mut self,
+        vars: &[u32],
+        from: usize,
+        key: Key,
+        gap: u32,
+        since: u32,
+    ) -> (Count, NodeId) {
+        let Some(position) = (from..vars.len())
+            .take_while(|&i| self.rank[vars[i] as usize] != NO_RANK)
+            .find(|&i| !self.is_assigned(vars[i]))
+        else {
+            return self.witness(vars);
+        };
+        let var = vars[position];
+        self.stats.decisions += 1;
+        let mut total = Count::ZERO;
+        let mut edges = Vec::with_capacity(2);
+        for positive in [false, true] {
+            let mark = self.trail.len();
+            let log_mark = self.satisfied_log.len();
+            self.assign(Lit::new(Var::from_index(var as usize), positive));
+            let (count, child) = if self.propagate() {
+                let mut child_key = key;
+                for lit in &self.trail[mark..] {
+                    child_key = sub(child_key, self.var_hash[lit.var().index()]);
+                }
+                for &id in &self.satisfied_log[log_mark..] {
+                    child_key = sub(child_key, self.clause_hash[id as usize]);
+                }
+                self.residual(vars, position + 1, child_key, gap, since + 1)
+            } else {
+                (Count::ZERO, FALSE)
+            };
+            let lits = if child == FALSE || !self.dag.is_kept() {
+                0..0
+            } else {
+                let implied = self.trail[mark..].to_vec();
+                self.dag.store_lits(&implied)
+            };
+            self.backtrack(mark);
+            total = total.add(&count);
+            edges.push(Edge { lits, child });
+        }
+        if total.is_zero() {
+            return (Count::ZERO, FALSE);
+        }
+        let edges: [Edge; 2] = edges.try_into().expect("two branches");
+        (total, self.dag.push(Node::Decision(edges)))
+    }
+
+    /// Satisfiability of a sub-problem without projected variables, with one witness.
+    fn witness(&mut self, vars: &[u32]) -> (Count, NodeId) {
+        self.stats.witness_searches += 1;
+        let mark = self.trail.len();
+        if !self.satisfy(vars, 0) {
+            return (Count::ZERO, FALSE);
+        }
+        let found = self.trail[mark..].to_vec();
+        self.backtrack(mark);
+        if found.is_empty() {
+            return (Count::ONE, TRUE);
+        }
+        let lits = self.dag.store_lits(&found);
+        (Count::ONE, self.dag.push(Node::Witness(lits)))
+    }
+
+    /// DPLL over `vars[from..]`; on success the satisfying assignment stays on the trail.
+    fn satisfy(&mut self, vars: &[u32], from: usize) -> bool {
+        let Some(position) = (from..vars.len()).find(|&i| !self.is_assigned(vars[i])) else {
+            return true;
+        };
+        let var = Var::from_index(vars[position] as usize);
+        for positive in [false, true] {
+            let mark = self.trail.len();
+            self.assign(Lit::new(var, positive));
+            if self.propagate() && self.satisfy(vars, position + 1) {
+                return true;
+            }
+            self.backtrack(mark);
+        }
+        false
+    }
+}
+
+const SEED_VAR_1: u64 = 0x9e37_79b9_7f4a_7c15;
+const SEED_VAR_2: u64 = 0xc2b2_ae3d_27d4_eb4f;
+const SEED_CLAUSE_1: u64 = 0x1656_67b1_9e37_79f9;
+const SEED_CLAUSE_2: u64 = 0x27d4_eb2f_1656_67c5;
+
+/// splitmix64's finaliser: a bijection that spreads every input bit over the output.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// The cache keys are already well-mixed hashes: use them as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = self.0.rotate_left(17) ^ x;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows of a grid where each row holds at most one true cell and adjacent rows may
+    /// not both use the same column: many sub-problems, many cache hits.
+    fn grid_cnf(rows: usize, cols: usize) -> Cnf {
+        let mut cnf = Cnf::new();
+        let grid = cnf.bool_grid(rows, cols);
+        for r in 0..rows {
+            let row = grid.row(r);
+            gridsat_encodings::CardEncoding::SequentialCounter.at_most(&mut cnf, &row, 1);
+            if r + 1 < rows {
+                for c in 0..cols {
+                    cnf.clause([!grid.get(r, c), !grid.get(r + 1, c)]);
+                }
+            }
+        }
+        cnf
+    }
+
+    /// A row is empty or uses one column, which the next row may not use: a dynamic
+    /// program over the previous row's column.
+    fn expected(rows: usize, cols: usize) -> u128 {
+        // State: the column used by the previous row, or none.
+        let mut ways = vec![0u128; cols + 1];
+        ways[cols] = 1;
+        for _ in 0..rows {
+            let mut next = vec![0u128; cols + 1];
+            for (previous, &w) in ways.iter().enumerate() {
+                for (column, slot) in next.iter_mut().enumerate() {
+                    // `cols` is the empty row, always allowed.
+                    if column == cols || column != previous {
+                        *slot += w;
+                    }
+                }
+            }
+            ways = next;
+        }
+        ways.iter().sum()
+    }
+
+    #[test]
+    fn a_tiny_cache_that_keeps_emptying_still_counts_exactly() {
+        let cnf = grid_cnf(7, 4);
+        let full = Search::new(&cnf, true).run();
+        assert_eq!(full.count, expected(7, 4));
+        assert!(full.stats.cache_hits > 0);
+        let mut small = Search::new(&cnf, true);
+        small.cache_limit = 3;
+        let outcome = small.run();
+        assert_eq!(outcome.count, expected(7, 4));
+        assert!(outcome.stats.cache_clears > 0);
+    }
+}

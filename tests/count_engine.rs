@@ -1,0 +1,421 @@
+//! The counting engine against brute force and against blocking-clause enumeration.
+//!
+//! The brute forces here share nothing with the engine or the encoder: one tries every
+//! assignment of a small CNF, the other places stars cell by cell checking the Star
+//! Battle rules directly.
+
+use gridsat::solver::count::{count_solutions, list_solutions, Count, Solutions};
+use gridsat::solver::Session;
+use gridsat_encodings::cnf::{Cnf, Lit, Var};
+use gridsat_encodings::star_battle::{encode, LineRule, Options, Puzzle, Zone};
+use gridsat_encodings::{CardEncoding, Cell};
+use std::collections::BTreeSet;
+use std::ops::ControlFlow;
+
+/// xorshift64*: a small seeded generator, so every run tests the same instances.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// A random CNF over `n` variables with a random projection (possibly empty or all).
+fn random_cnf(rng: &mut Rng) -> Cnf {
+    let mut cnf = Cnf::new();
+    let n = 1 + rng.below(12);
+    let projected_percent = [0, 30, 60, 100][rng.below(4)];
+    for _ in 0..n {
+        if rng.chance(projected_percent) {
+            cnf.primary_var();
+        } else {
+            cnf.fresh_var();
+        }
+    }
+    let clauses = rng.below(3 * n + 2);
+    for _ in 0..clauses {
+        let len = 1 + rng.below(4).min(rng.below(4)) + usize::from(rng.chance(70));
+        let lits: Vec<Lit> = (0..len)
+            .map(|_| Lit::new(Var::from_index(rng.below(n)), rng.chance(50)))
+            .collect();
+        cnf.clause(lits);
+    }
+    cnf
+}
+
+/// The projected solutions of `cnf` by trying all 2^n assignments.
+fn brute_force(cnf: &Cnf) -> BTreeSet<Vec<bool>> {
+    let n = cnf.num_vars();
+    let mut found = BTreeSet::new();
+    for bits in 0u64..1 << n {
+        let values: Vec<bool> = (0..n).map(|i| bits >> i & 1 == 1).collect();
+        if cnf.is_satisfied_by(&values) {
+            found.insert(project(cnf, &values));
+        }
+    }
+    found
+}
+
+fn project(cnf: &Cnf, values: &[bool]) -> Vec<bool> {
+    cnf.projection().iter().map(|v| values[v.index()]).collect()
+}
+
+/// Every solution the engine lists, checked to be a model and collected projected.
+fn engine_listing(cnf: &Cnf) -> Vec<Vec<bool>> {
+    let mut listed = Vec::new();
+    let result = list_solutions(cnf, |values| {
+        assert_eq!(values.len(), cnf.num_vars());
+        assert!(cnf.is_satisfied_by(values), "listed a non-model of {cnf:?}");
+        listed.push(project(cnf, values));
+        ControlFlow::Continue(())
+    });
+    assert!(result.is_continue());
+    listed
+}
+
+fn blocking_clause_listing(cnf: &Cnf) -> BTreeSet<Vec<bool>> {
+    let mut found = BTreeSet::new();
+    Session::new(cnf)
+        .enumerate(None, |values| {
+            found.insert(project(cnf, values));
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+    found
+}
+
+fn as_set(listed: &[Vec<bool>]) -> BTreeSet<Vec<bool>> {
+    let set: BTreeSet<Vec<bool>> = listed.iter().cloned().collect();
+    assert_eq!(set.len(), listed.len(), "a solution was listed twice");
+    set
+}
+
+#[test]
+fn count_and_listing_match_brute_force_on_random_cnfs() {
+    let mut rng = Rng(0x5eed_cafe_f00d_0001);
+    let mut nonzero = 0;
+    for _ in 0..3000 {
+        let cnf = random_cnf(&mut rng);
+        let expected = brute_force(&cnf);
+        let count = count_solutions(&cnf);
+        assert_eq!(
+            count,
+            expected.len() as u128,
+            "count of {cnf:?}: {}",
+            cnf.to_dimacs_string()
+        );
+        let compiled = Solutions::compile(&cnf);
+        assert_eq!(compiled.count(), &count);
+        let listed = engine_listing(&cnf);
+        assert_eq!(
+            as_set(&listed),
+            expected,
+            "listing of {}",
+            cnf.to_dimacs_string()
+        );
+        nonzero += usize::from(!expected.is_empty());
+    }
+    // The generator must exercise both outcomes, or the test proves little.
+    assert!(nonzero > 500 && nonzero < 2900, "{nonzero} satisfiable");
+}
+
+#[test]
+fn listing_matches_blocking_clause_enumeration_on_random_cnfs() {
+    let mut rng = Rng(0x0bad_5eed_1234_5678);
+    for _ in 0..300 {
+        let cnf = random_cnf(&mut rng);
+        assert_eq!(as_set(&engine_listing(&cnf)), blocking_clause_listing(&cnf));
+    }
+}
+
+#[test]
+fn listing_stops_when_the_callback_breaks() {
+    let mut cnf = Cnf::new();
+    for _ in 0..10 {
+        cnf.primary_var();
+    }
+    let mut seen = 0;
+    let result = list_solutions(&cnf, |_| {
+        seen += 1;
+        if seen == 7 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert!(result.is_break());
+    assert_eq!(seen, 7);
+}
+
+#[test]
+fn wide_instances_do_not_overflow() {
+    // 70 free projected variables: 2^70 solutions.
+    let mut cnf = Cnf::new();
+    for _ in 0..70 {
+        cnf.primary_var();
+    }
+    assert_eq!(count_solutions(&cnf), 1u128 << 70);
+    assert!(count_solutions(&cnf).to_u64().is_none());
+
+    // 45 independent clauses (a | b): 3^45, about 2.95e21, a product of components.
+    let mut cnf = Cnf::new();
+    for _ in 0..45 {
+        let a = cnf.primary_var().positive();
+        let b = cnf.primary_var().positive();
+        cnf.clause([a, b]);
+    }
+    assert_eq!(count_solutions(&cnf), 3u128.pow(45));
+
+    // 130 free variables: beyond u128, printed exactly.
+    let mut cnf = Cnf::new();
+    for _ in 0..130 {
+        cnf.primary_var();
+    }
+    let count = count_solutions(&cnf);
+    assert_eq!(count, Count::pow2(130));
+    assert_eq!(
+        count.to_string(),
+        "1361129467683753853853498429727072845824"
+    );
+}
+
+#[test]
+fn undetermined_auxiliary_variables_are_not_counted() {
+    // x projected; y, z auxiliary and free whenever x is true: still 2 solutions.
+    let mut cnf = Cnf::new();
+    let x = cnf.primary_var().positive();
+    let y = cnf.fresh_lit();
+    let z = cnf.fresh_lit();
+    cnf.clause([x, y]);
+    cnf.clause([x, z, !y]);
+    assert_eq!(count_solutions(&cnf), 2u128);
+    // An auxiliary part that is unsatisfiable whatever x is: 0 solutions.
+    cnf.clause([y, z]);
+    cnf.clause([!y, z]);
+    cnf.clause([y, !z]);
+    cnf.clause([!y, !z]);
+    assert_eq!(count_solutions(&cnf), 0u128);
+    assert!(engine_listing(&cnf).is_empty());
+}
+
+/// The seed format (see `tests/data/counting/README.md`); x is the column.
+fn read_star_battle(text: &str) -> Puzzle {
+    let numbers: Vec<&str> = text.split_whitespace().collect();
+    let rows = numbers[0].parse().unwrap();
+    let cols = numbers[1].parse().unwrap();
+    let mut zones = Vec::new();
+    let mut at = 2;
+    while at < numbers.len() {
+        let label = numbers[at].chars().next().unwrap();
+        let size: usize = numbers[at + 1].parse().unwrap();
+        let cells = (0..size)
+            .map(|i| {
+                let x = numbers[at + 2 + 2 * i].parse().unwrap();
+                let y = numbers[at + 3 + 2 * i].parse().unwrap();
+                Cell::new(y, x)
+            })
+            .collect();
+        zones.push(Zone { label, cells });
+        at += 2 + 2 * size;
+    }
+    Puzzle { rows, cols, zones }
+}
+
+fn star_battle_count(
+    puzzle: &Puzzle,
+    stars: usize,
+    line_rule: LineRule,
+    card: CardEncoding,
+) -> Count {
+    let options = Options {
+        stars,
+        line_rule,
+        card,
+    };
+    count_solutions(&encode(puzzle, &options).cnf)
+}
+
+#[test]
+fn corpus_counts_under_the_seed_rule() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/counting/");
+    for (file, stars, expected) in [
+        ("twonot1.txt", 1, 1193u128),
+        ("custom1.txt", 1, 17),
+        ("custom2.txt", 2, 142),
+    ] {
+        let puzzle = read_star_battle(&std::fs::read_to_string(format!("{dir}{file}")).unwrap());
+        for card in CardEncoding::ALL {
+            assert_eq!(
+                star_battle_count(&puzzle, stars, LineRule::AtMost, card),
+                expected,
+                "{file} S={stars} with {card}"
+            );
+        }
+    }
+}
+
+/// A random partition of a grid into `zones` connected zones, grown from random seeds.
+fn random_puzzle(rng: &mut Rng) -> Puzzle {
+    let rows = 2 + rng.below(5);
+    let cols = 2 + rng.below(5);
+    let zones = 1 + rng.below(rows.max(cols));
+    let mut owner: Vec<Option<usize>> = vec![None; rows * cols];
+    for z in 0..zones {
+        loop {
+            let cell = rng.below(rows * cols);
+            if owner[cell].is_none() {
+                owner[cell] = Some(z);
+                break;
+            }
+        }
+    }
+    while owner.iter().any(Option::is_none) {
+        let cell = rng.below(rows * cols);
+        if owner[cell].is_some() {
+            continue;
+        }
+        let (r, c) = (cell / cols, cell % cols);
+        let mut neighbours = Vec::new();
+        if r > 0 {
+            neighbours.push(cell - cols);
+        }
+        if r + 1 < rows {
+            neighbours.push(cell + cols);
+        }
+        if c > 0 {
+            neighbours.push(cell - 1);
+        }
+        if c + 1 < cols {
+            neighbours.push(cell + 1);
+        }
+        let n = neighbours[rng.below(neighbours.len())];
+        owner[cell] = owner[n];
+    }
+    let zones = (0..zones)
+        .map(|z| Zone {
+            label: (b'a' + z as u8) as char,
+            cells: (0..rows * cols)
+                .filter(|&i| owner[i] == Some(z))
+                .map(|i| Cell::new(i / cols, i % cols))
+                .collect(),
+        })
+        .collect();
+    Puzzle { rows, cols, zones }
+}
+
+/// All star placements, found by placing stars cell by cell and checking the rules as
+/// stated: zones exactly S, rows and columns at most (or exactly) S, no two touching.
+fn brute_force_stars(puzzle: &Puzzle, stars: usize, rule: LineRule) -> BTreeSet<Vec<bool>> {
+    let (rows, cols) = (puzzle.rows, puzzle.cols);
+    let labels = puzzle.labels();
+    let zone_of: Vec<usize> = labels
+        .iter()
+        .map(|l| {
+            puzzle
+                .zones
+                .iter()
+                .position(|z| Some(z.label) == *l)
+                .unwrap()
+        })
+        .collect();
+    let mut found = BTreeSet::new();
+    let mut star = vec![false; rows * cols];
+    fn place(
+        at: usize,
+        star: &mut Vec<bool>,
+        ctx: (&Puzzle, &[usize], usize, LineRule),
+        found: &mut BTreeSet<Vec<bool>>,
+    ) {
+        let (puzzle, zone_of, s, rule) = ctx;
+        let (rows, cols) = (puzzle.rows, puzzle.cols);
+        if at == rows * cols {
+            let zone_ok = (0..puzzle.zones.len()).all(|z| {
+                (0..rows * cols)
+                    .filter(|&i| star[i] && zone_of[i] == z)
+                    .count()
+                    == s
+            });
+            let line_ok = |count: usize| match rule {
+                LineRule::AtMost => count <= s,
+                LineRule::Exact => count == s,
+            };
+            let rows_ok =
+                (0..rows).all(|r| line_ok((0..cols).filter(|&c| star[r * cols + c]).count()));
+            let cols_ok =
+                (0..cols).all(|c| line_ok((0..rows).filter(|&r| star[r * cols + c]).count()));
+            if zone_ok && rows_ok && cols_ok {
+                found.insert(star.clone());
+            }
+            return;
+        }
+        place(at + 1, star, ctx, found);
+        let (r, c) = (at / cols, at % cols);
+        let touches = (r.saturating_sub(1)..=(r + 1).min(rows - 1))
+            .any(|rr| (c.saturating_sub(1)..=(c + 1).min(cols - 1)).any(|cc| star[rr * cols + cc]));
+        let row_full = (0..cols).filter(|&cc| star[r * cols + cc]).count() >= s;
+        let col_full = (0..rows).filter(|&rr| star[rr * cols + c]).count() >= s;
+        let zone_full = (0..rows * cols)
+            .filter(|&i| star[i] && zone_of[i] == zone_of[at])
+            .count()
+            >= s;
+        if !touches && !row_full && !col_full && !zone_full {
+            star[at] = true;
+            place(at + 1, star, ctx, found);
+            star[at] = false;
+        }
+    }
+    place(0, &mut star, (puzzle, &zone_of, stars, rule), &mut found);
+    found
+}
+
+#[test]
+fn random_star_battles_match_brute_force_and_blocking_clauses() {
+    let mut rng = Rng(0x57a7_ba77_1e00_0003);
+    let mut with_solutions = 0;
+    for round in 0..240 {
+        let puzzle = random_puzzle(&mut rng);
+        let stars = 1 + rng.below(2);
+        let rule = if round % 2 == 0 {
+            LineRule::AtMost
+        } else {
+            LineRule::Exact
+        };
+        let card = CardEncoding::ALL[rng.below(CardEncoding::ALL.len())];
+        let encoded = encode(
+            &puzzle,
+            &Options {
+                stars,
+                line_rule: rule,
+                card,
+            },
+        );
+        let expected = brute_force_stars(&puzzle, stars, rule);
+        let what = format!("{puzzle:?} S={stars} {} {card}", rule.name());
+        assert_eq!(
+            count_solutions(&encoded.cnf),
+            expected.len() as u128,
+            "{what}"
+        );
+        let listed = engine_listing(&encoded.cnf);
+        let listed = as_set(&listed);
+        assert_eq!(listed, expected, "{what}");
+        assert_eq!(listed, blocking_clause_listing(&encoded.cnf), "{what}");
+        with_solutions += usize::from(!expected.is_empty());
+    }
+    assert!(
+        with_solutions > 40,
+        "only {with_solutions} instances had solutions"
+    );
+}
