@@ -1,7 +1,9 @@
 //! `gridsat star-battle`: the seed program's command line and the modern one.
 
 use super::parse::{parse, ParsedPuzzle};
-use super::render::{board_lines, determined_lines, differing_cells, seed_output, JsonSolution};
+use super::render::{
+    board_lines, determined_lines, differing_cells, write_seed_output, JsonSolution,
+};
 use super::solve::{Problem, SolveError, Verdict};
 use crate::input::{read_puzzle_file, InputError};
 use anyhow::{bail, Context};
@@ -236,37 +238,38 @@ fn run_seed(args: &Args, parsed: ParsedPuzzle) -> anyhow::Result<ExitCode> {
         card: args.card,
     };
     write_cnf_outputs(args, &problem)?;
-    let text = match seed_text(&problem, mode) {
-        Ok(text) => text,
-        Err(e @ SolveError::Rejected(_)) => {
-            eprintln!("gridsat: {e}");
-            return Ok(ExitCode::from(3));
-        }
-        Err(e) => return Err(e.into()),
-    };
-    if output == "-" {
-        std::io::stdout().write_all(text.as_bytes())?;
+    let result = if output == "-" {
+        write_seed(
+            &problem,
+            mode,
+            &mut std::io::BufWriter::new(std::io::stdout().lock()),
+        )
     } else {
-        std::fs::write(output, text)
-            .with_context(|| format!("{output}: cannot write the output file"))?;
-    }
-    Ok(ExitCode::SUCCESS)
+        let file = std::fs::File::create(output)
+            .with_context(|| format!("{output}: cannot create the output file"))?;
+        write_seed(&problem, mode, &mut std::io::BufWriter::new(file))
+    };
+    finish(result.map(|()| true))
 }
 
-fn seed_text(problem: &Problem, mode: SeedMode) -> Result<String, SolveError> {
+/// The seed's output. Every solution is found and verified before the first byte is
+/// written, so a failure never leaves half a file behind it.
+fn write_seed(problem: &Problem, mode: SeedMode, out: &mut impl Write) -> anyhow::Result<()> {
     let puzzle = &problem.puzzle;
-    Ok(match (mode.print, mode.all) {
-        (false, true) => seed_output(puzzle, problem.count()?, &[]),
+    match (mode.print, mode.all) {
+        (false, true) => write_seed_output(out, puzzle, &problem.count()?, std::iter::empty())?,
         (true, true) => {
-            let all = problem.solve_all(None)?;
-            seed_output(puzzle, all.len() as u128, &all)
+            let all = problem.collect(None)?;
+            write_seed_output(out, puzzle, &all.len(), all.iter())?
         }
         (print, false) => {
-            let one: Vec<_> = problem.solve_one()?.into_iter().collect();
-            let shown = if print { &one[..] } else { &[] };
-            seed_output(puzzle, one.len() as u128, shown)
+            let one = problem.solve_one()?;
+            let found = usize::from(one.is_some());
+            write_seed_output(out, puzzle, &found, one.into_iter().filter(|_| print))?
         }
-    })
+    }
+    out.flush()?;
+    Ok(())
 }
 
 fn write_cnf_outputs(args: &Args, problem: &Problem) -> anyhow::Result<()> {
@@ -318,67 +321,73 @@ fn print_solutions(
     format: Format,
     out: &mut impl Write,
 ) -> anyhow::Result<bool> {
-    let solutions = problem.solve_all(limit)?;
-    let complete = limit.is_none_or(|l| (solutions.len() as u64) < l);
+    let solutions = problem.collect(limit)?;
+    let n = solutions.len();
+    let complete = limit.is_none_or(|l| (n as u64) < l);
     match format {
         Format::Json => {
-            let list: Vec<_> = solutions
-                .iter()
-                .map(|s| JsonSolution::new(&problem.puzzle, s))
-                .collect();
-            let value = json!({
-                "puzzle": rule_json(problem),
-                "solutions": list,
-                "count": solutions.len(),
-                "complete": complete,
-            });
-            writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
+            // Written one solution at a time: a listing of millions stays small in memory.
+            let head = serde_json::to_string_pretty(&json!({"puzzle": rule_json(problem)}))?;
+            writeln!(out, "{},", head.trim_end_matches("\n}"))?;
+            writeln!(
+                out,
+                "  \"count\": {n},\n  \"complete\": {complete},\n  \"solutions\": ["
+            )?;
+            for (k, s) in solutions.iter().enumerate() {
+                let sep = if k + 1 < n { "," } else { "" };
+                let one = serde_json::to_string(&JsonSolution::new(&problem.puzzle, &s))?;
+                writeln!(out, "    {one}{sep}")?;
+            }
+            writeln!(out, "  ]\n}}")?;
         }
+        Format::Text if limit == Some(1) => match solutions.iter().next() {
+            None => writeln!(out, "No solution.")?,
+            Some(s) => {
+                for line in board_lines(&problem.puzzle, &s) {
+                    writeln!(out, "{line}")?;
+                }
+            }
+        },
         Format::Text => {
-            if limit == Some(1) {
-                match solutions.first() {
-                    None => writeln!(out, "No solution.")?,
-                    Some(s) => {
-                        for line in board_lines(&problem.puzzle, s) {
-                            writeln!(out, "{line}")?;
-                        }
-                    }
+            for (k, s) in solutions.iter().enumerate() {
+                writeln!(out, "Solution {}:", k + 1)?;
+                for line in board_lines(&problem.puzzle, &s) {
+                    writeln!(out, "{line}")?;
                 }
+                writeln!(out)?;
+            }
+            let plural = if n == 1 { "" } else { "s" };
+            if complete {
+                writeln!(out, "{n} solution{plural}.")?;
             } else {
-                for (k, s) in solutions.iter().enumerate() {
-                    writeln!(out, "Solution {}:", k + 1)?;
-                    for line in board_lines(&problem.puzzle, s) {
-                        writeln!(out, "{line}")?;
-                    }
-                    writeln!(out)?;
-                }
-                let n = solutions.len();
-                let plural = if n == 1 { "" } else { "s" };
-                if complete {
-                    writeln!(out, "{n} solution{plural}.")?;
-                } else {
-                    writeln!(
-                        out,
-                        "{n} solution{plural} (stopped at --limit {n}; there may be more)."
-                    )?;
-                }
+                writeln!(
+                    out,
+                    "{n} solution{plural} (stopped at --limit {n}; there may be more)."
+                )?;
             }
         }
     }
-    Ok(!solutions.is_empty())
+    Ok(n > 0)
 }
 
 fn print_count(problem: &Problem, format: Format, out: &mut impl Write) -> anyhow::Result<bool> {
     let count = problem.count()?;
     match format {
-        Format::Json => writeln!(
-            out,
-            "{}",
-            json!({"puzzle": rule_json(problem), "count": count})
-        )?,
+        Format::Json => {
+            // Counts beyond 64 bits go out as a string of digits, which JSON readers keep exact.
+            let number = match count.to_u64() {
+                Some(n) => json!(n),
+                None => json!(count.to_string()),
+            };
+            writeln!(
+                out,
+                "{}",
+                json!({"puzzle": rule_json(problem), "count": number})
+            )?
+        }
         Format::Text => writeln!(out, "Number of solutions: {count}")?,
     }
-    Ok(count > 0)
+    Ok(!count.is_zero())
 }
 
 fn print_uniqueness(

@@ -23,16 +23,20 @@ pub fn board_lines(puzzle: &Puzzle, stars: &Stars) -> Vec<String> {
 
 /// The seed's output file: the count, then (when printing) a blank line, `Solution k:`
 /// and the board for each solution.
-pub fn seed_output(puzzle: &Puzzle, count: u128, solutions: &[Stars]) -> String {
-    let mut out = format!("Number of solutions: {count}\n");
-    for (k, stars) in solutions.iter().enumerate() {
-        out.push_str(&format!("\nSolution {}:\n", k + 1));
-        for line in board_lines(puzzle, stars) {
-            out.push_str(&line);
-            out.push('\n');
+pub fn write_seed_output(
+    out: &mut impl std::io::Write,
+    puzzle: &Puzzle,
+    count: &dyn std::fmt::Display,
+    solutions: impl Iterator<Item = Stars>,
+) -> std::io::Result<()> {
+    writeln!(out, "Number of solutions: {count}")?;
+    for (k, stars) in solutions.enumerate() {
+        write!(out, "\nSolution {}:\n", k + 1)?;
+        for line in board_lines(puzzle, &stars) {
+            writeln!(out, "{line}")?;
         }
     }
-    out
+    Ok(())
 }
 
 /// The cells holding a star, as `[row, col]` pairs in row-major order.

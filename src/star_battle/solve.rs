@@ -2,7 +2,8 @@
 //! leaves this module has passed `verify`.
 
 use super::verify::verify;
-use crate::solver::{Session, SolverError, Uniqueness};
+use crate::solver::count::Count;
+use crate::solver::{count_all, AllSolutions, Session, SolverError, Uniqueness};
 use gridsat_encodings::star_battle::{encode, Encoded, LineRule, Options, Puzzle, Stars};
 use gridsat_encodings::CardEncoding;
 use std::ops::ControlFlow;
@@ -20,6 +21,8 @@ pub struct Problem {
 pub enum SolveError {
     #[error(transparent)]
     Solver(#[from] SolverError),
+    #[error("the puzzle has {0} solutions: too many to list and sort in memory; use --count, or --limit N for some of them")]
+    TooMany(String),
     #[error("internal error: the solver produced a placement that breaks the rules ({0}); please report this puzzle")]
     Rejected(super::verify::Violation),
 }
@@ -59,35 +62,60 @@ impl Problem {
         }
     }
 
-    /// Up to `limit` solutions (all when `None`), in the documented order: see
-    /// `order_solutions`.
+    /// Up to `limit` solutions (all when `None`), verified, in the documented order (see
+    /// `order_solutions`).
     pub fn solve_all(&self, limit: Option<u64>) -> Result<Vec<Stars>, SolveError> {
+        Ok(self.collect(limit)?.iter().collect())
+    }
+
+    /// Every solution (or, with a limit, that many of them), each verified, packed one
+    /// bit per cell and sorted in the documented order.
+    ///
+    /// All solutions come from `AllSolutions` (blocking clauses while there are few, the
+    /// counting engine when there are many: millions list in seconds). A limit uses
+    /// blocking clauses alone, which answer a few solutions at once even where a full
+    /// count is out of reach.
+    pub fn collect(&self, limit: Option<u64>) -> Result<SolutionList, SolveError> {
         let encoded = self.encode();
-        let mut session = Session::new(&encoded.cnf);
-        let mut found = Vec::new();
-        let mut rejected = None;
-        session.enumerate(limit, |values| match self.checked(&encoded, values) {
+        let cells = self.puzzle.rows * self.puzzle.cols;
+        let mut list = SolutionList::new(self.puzzle.rows, self.puzzle.cols);
+        let mut failure = None;
+        let mut keep = |values: &[bool]| match self.checked(&encoded, values) {
             Ok(stars) => {
-                found.push(stars);
+                list.push(&stars);
                 ControlFlow::Continue(())
             }
             Err(e) => {
-                rejected = Some(e);
+                failure = Some(e);
                 ControlFlow::Break(())
             }
-        })?;
-        if let Some(e) = rejected {
+        };
+        match limit {
+            Some(limit) => {
+                Session::new(&encoded.cnf).enumerate(Some(limit), keep)?;
+            }
+            None => {
+                let solutions = AllSolutions::find(&encoded.cnf)?;
+                let bytes = solutions
+                    .count()
+                    .to_u128()
+                    .map(|n| n.saturating_mul(SolutionList::bytes_per_solution(cells) as u128));
+                if bytes.is_none_or(|b| b > MAX_LIST_BYTES) {
+                    return Err(SolveError::TooMany(solutions.count().to_string()));
+                }
+                let _ = solutions.for_each(&mut keep);
+            }
+        }
+        if let Some(e) = failure {
             return Err(e);
         }
-        order_solutions(&mut found);
-        Ok(found)
+        list.sort();
+        Ok(list)
     }
 
     /// The number of solutions.
-    pub fn count(&self) -> Result<u128, SolveError> {
-        let encoded = self.encode();
-        let n = Session::new(&encoded.cnf).enumerate(None, |_| ControlFlow::Continue(()))?;
-        Ok(u128::from(n))
+    pub fn count(&self) -> Result<Count, SolveError> {
+        Ok(count_all(&self.encode().cnf)?)
     }
 
     pub fn uniqueness(&self) -> Result<Verdict, SolveError> {
@@ -109,6 +137,79 @@ impl Problem {
         // The projection is exactly the star grid, row-major (see the encoder).
         debug_assert_eq!(encoded.cnf.projection().len(), encoded.stars.all().len());
         Ok(session.determined()?)
+    }
+}
+
+/// Listing keeps every solution in memory to sort it; past this many bytes of packed
+/// boards (about 30 million 14 x 14 boards) it refuses rather than exhaust memory.
+const MAX_LIST_BYTES: u128 = 1 << 30;
+
+/// Solutions packed one bit per cell, most significant bit first, so that comparing the
+/// words compares the boards cell by cell in row-major order.
+pub struct SolutionList {
+    rows: usize,
+    cols: usize,
+    words: usize,
+    bits: Vec<u64>,
+    order: Vec<usize>,
+}
+
+impl SolutionList {
+    fn new(rows: usize, cols: usize) -> SolutionList {
+        SolutionList {
+            rows,
+            cols,
+            words: (rows * cols).div_ceil(64),
+            bits: Vec::new(),
+            order: Vec::new(),
+        }
+    }
+
+    fn bytes_per_solution(cells: usize) -> usize {
+        cells.div_ceil(64) * 8 + std::mem::size_of::<usize>()
+    }
+
+    fn push(&mut self, stars: &Stars) {
+        let start = self.bits.len();
+        self.bits.resize(start + self.words, 0);
+        for (i, _) in stars.star.iter().enumerate().filter(|(_, &s)| s) {
+            self.bits[start + i / 64] |= 1 << (63 - i % 64);
+        }
+        self.order.push(self.order.len());
+    }
+
+    fn board(&self, index: usize) -> &[u64] {
+        &self.bits[index * self.words..(index + 1) * self.words]
+    }
+
+    /// Puts the solutions in the documented order (see `order_solutions`).
+    fn sort(&mut self) {
+        let mut order = std::mem::take(&mut self.order);
+        order.sort_unstable_by(|&a, &b| self.board(b).cmp(self.board(a)));
+        self.order = order;
+    }
+
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// The solutions in order, unpacked one at a time.
+    pub fn iter(&self) -> impl Iterator<Item = Stars> + '_ {
+        let cells = self.rows * self.cols;
+        self.order.iter().map(move |&k| {
+            let board = self.board(k);
+            Stars {
+                rows: self.rows,
+                cols: self.cols,
+                star: (0..cells)
+                    .map(|i| board[i / 64] >> (63 - i % 64) & 1 == 1)
+                    .collect(),
+            }
+        })
     }
 }
 
