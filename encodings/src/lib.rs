@@ -6,6 +6,7 @@
 
 pub mod card;
 pub mod cnf;
+pub mod full_board;
 pub mod grid;
 pub mod star_battle;
 
