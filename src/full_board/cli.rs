@@ -33,11 +33,14 @@ pub struct Args {
     pub limit: Option<u64>,
     /// CNF encoding: `segments` (one layer per move, growing horizon) or `successor`
     /// (per-cell successor and visiting order, no horizon).
-    #[arg(long, default_value = "segments", value_parser = ["segments", "successor"])]
+    #[arg(long, default_value = "successor", value_parser = ["successor", "segments"])]
     pub encoding: String,
     /// Cardinality encoding of the successor encoding's move counter.
     #[arg(long, default_value = "totalizer", value_parser = ["sequential", "totalizer", "sorting-network"])]
     pub card: String,
+    /// Report each solver call (answer, time, formula size) on standard error.
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -60,6 +63,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         encoding: Encoding::from_name(&args.encoding).expect("clap checked the name"),
         limit: if args.unique { Some(2) } else { args.limit },
         card: CardEncoding::from_name(&args.card).expect("clap checked the name"),
+        verbose: args.verbose,
     };
     let mut json_maps = Vec::new();
     for map in &maps {

@@ -47,9 +47,8 @@ pub fn parse_maps(text: &str) -> Result<Vec<MapEntry>, ParseError> {
     let mut maps = Vec::new();
     // (line of `map`, rows so far, cells so far)
     let mut open_block: Option<(usize, Vec<String>, Vec<bool>)> = None;
-    for (number, raw) in text.split('\n').enumerate() {
+    for (number, line) in text.lines().enumerate() {
         let line_no = number + 1;
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
         match open_block.as_mut() {
             None => {
                 if line == "map" {

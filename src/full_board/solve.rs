@@ -95,14 +95,17 @@ pub struct Options {
     pub limit: Option<u64>,
     /// The move counter of the successor encoding.
     pub card: CardEncoding,
+    /// Report each solver call's answer and time on standard error.
+    pub verbose: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
         Options {
-            encoding: Encoding::Segments,
+            encoding: Encoding::Successor,
             limit: None,
             card: CardEncoding::Totalizer,
+            verbose: false,
         }
     }
 }
@@ -230,7 +233,16 @@ fn by_segments(board: &Board, options: &Options) -> Result<Result<Found, Proof>,
         }
         session.sync(&cnf);
         let complete = segments.complete_after(k);
-        if session.solve_under(&[complete])?.is_some() {
+        let t = std::time::Instant::now();
+        let r = session.solve_under(&[complete])?;
+        if options.verbose {
+            eprintln!(
+                "segments: {k} moves: {} in {:.3} s",
+                if r.is_some() { "a game" } else { "impossible" },
+                t.elapsed().as_secs_f64()
+            );
+        }
+        if r.is_some() {
             let (plans, all_found) = collect(&mut session, &[complete], options.limit, |v| {
                 segments.decode(v, k)
             })?;
@@ -256,7 +268,21 @@ fn by_successor(board: &Board, options: &Options) -> Result<Result<Found, Proof>
         let mut cnf = Cnf::new();
         let successor = Successor::new(&mut cnf, board, options.card, cap);
         let mut session = Session::new(&cnf);
-        let Some(values) = session.solve()? else {
+        let t = std::time::Instant::now();
+        let first = session.solve()?;
+        if options.verbose {
+            eprintln!(
+                "successor: {} variables, {} clauses; any game: {} in {:.3} s",
+                cnf.num_vars(),
+                cnf.num_clauses(),
+                first.as_ref().map_or("none".to_string(), |v| format!(
+                    "{} moves",
+                    successor.decode(v).moves.len()
+                )),
+                t.elapsed().as_secs_f64()
+            );
+        }
+        let Some(values) = first else {
             return Ok(Err(Proof::Solver {
                 encoding: Encoding::Successor,
                 detail: "no path through all open cells obeys the rolling rule".to_string(),
@@ -270,7 +296,17 @@ fn by_successor(board: &Board, options: &Options) -> Result<Result<Found, Proof>
         }
         while best > 0 {
             let bound = successor.at_most(best - 1).expect("best - 1 < cap");
-            match session.solve_under(&[bound])? {
+            let t = std::time::Instant::now();
+            let r = session.solve_under(&[bound])?;
+            if options.verbose {
+                eprintln!(
+                    "successor: at most {} moves: {} in {:.3} s",
+                    best - 1,
+                    if r.is_some() { "a game" } else { "impossible" },
+                    t.elapsed().as_secs_f64()
+                );
+            }
+            match r {
                 Some(values) => best = successor.decode(&values).moves.len(),
                 None => break,
             }

@@ -89,6 +89,16 @@ impl Segments {
                 cnf.clause([!dir[a], !dir[b]]);
             }
         }
+        if let Some(previous) = self.dirs.last() {
+            // Implied, stated for propagation: a move stops where the cell ahead is
+            // blocked and the cell behind is visited, so moves alternate between
+            // horizontal and vertical.
+            for d in Direction::ALL {
+                let same_axis = [dir[d.index()], dir[d.opposite().index()]];
+                cnf.clause([!previous[d.index()], !same_axis[0]]);
+                cnf.clause([!previous[d.index()], !same_axis[1]]);
+            }
+        }
         let pass: Vec<Lit> = (0..n).map(|_| cnf.fresh_lit()).collect();
         let at: Vec<Lit> = (0..n).map(|_| cnf.fresh_lit()).collect();
         let visited: Vec<Lit> = (0..n).map(|_| cnf.fresh_lit()).collect();
