@@ -7,6 +7,7 @@ use super::simulate::{replay, Trace};
 use crate::solver::{Session, SolverError};
 use gridsat_encodings::card::CardEncoding;
 use gridsat_encodings::cnf::Cnf;
+use gridsat_encodings::full_board::lines::LineCover;
 use gridsat_encodings::full_board::segments::Segments;
 use gridsat_encodings::full_board::successor::Successor;
 use gridsat_encodings::full_board::{Board, CellIndex, Encoding, Plan};
@@ -201,6 +202,27 @@ pub fn solve(board: &Board, options: &Options) -> Result<Verdict, SolveError> {
 
 type Found = (usize, Vec<Plan>, bool);
 
+/// The fewest moves the line-cover argument (see `lines`) allows: a proven lower bound,
+/// so the encodings need not refute smaller move counts one by one.
+pub fn line_cover_bound(board: &Board) -> Result<usize, SolverError> {
+    let n = board.open_cells().len();
+    if n <= 1 {
+        return Ok(0);
+    }
+    let mut cnf = Cnf::new();
+    let cover = LineCover::new(&mut cnf, board, CardEncoding::Totalizer);
+    let mut session = Session::new(&cnf);
+    for k in 1..n {
+        let (more, fewer) = (k.div_ceil(2), k / 2);
+        if session.solve_under(&cover.within(more, fewer))?.is_some()
+            || session.solve_under(&cover.within(fewer, more))?.is_some()
+        {
+            return Ok(k);
+        }
+    }
+    Ok(n - 1)
+}
+
 fn collect(
     session: &mut Session,
     assumptions: &[gridsat_encodings::cnf::Lit],
@@ -224,10 +246,14 @@ fn collect(
 /// makes K the minimum. Each move visits a new cell, so `n - 1` moves bound every game.
 fn by_segments(board: &Board, options: &Options) -> Result<Result<Found, Proof>, SolverError> {
     let n = board.open_cells().len();
+    let bound = line_cover_bound(board)?;
+    if options.verbose {
+        eprintln!("line cover: at least {bound} moves");
+    }
     let mut cnf = Cnf::new();
     let mut segments = Segments::new(&mut cnf, board);
     let mut session = Session::new(&cnf);
-    for k in 0..n {
+    for k in bound..n {
         while segments.horizon() < k {
             segments.add_move(&mut cnf);
         }
@@ -252,7 +278,8 @@ fn by_segments(board: &Board, options: &Options) -> Result<Result<Found, Proof>,
     Ok(Err(Proof::Solver {
         encoding: Encoding::Segments,
         detail: format!(
-            "no game of 0 to {} moves visits all {n} open cells (a game has at most {} moves)",
+            "no game of {bound} to {} moves visits all {n} open cells (a game has at most {} \
+             moves; fewer than {bound} cannot cover the board's lines)",
             n - 1,
             n - 1
         ),
@@ -294,7 +321,11 @@ fn by_successor(board: &Board, options: &Options) -> Result<Result<Found, Proof>
             cap = n.min((best + 1) * 2);
             continue;
         }
-        while best > 0 {
+        let lower = line_cover_bound(board)?;
+        if options.verbose {
+            eprintln!("line cover: at least {lower} moves");
+        }
+        while best > lower {
             let bound = successor.at_most(best - 1).expect("best - 1 < cap");
             let t = std::time::Instant::now();
             let r = session.solve_under(&[bound])?;

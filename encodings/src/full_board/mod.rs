@@ -12,6 +12,7 @@
 //! - [`successor`]: one successor edge per cell and a visiting order (binary time
 //!   stamps); no horizon, the number of moves is a cardinality bound over turn cells.
 
+pub mod lines;
 pub mod segments;
 pub mod successor;
 
