@@ -80,3 +80,53 @@ impl LineCover {
         lits
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cnf::Lit;
+
+    /// Brute force over all row/column segment choices of a tiny board.
+    fn cover_exists(board: &Board, h: usize, v: usize) -> bool {
+        let index = CellIndex::new(board);
+        let (row_run, rows) = runs(&index, Direction::Right);
+        let (col_run, cols) = runs(&index, Direction::Down);
+        (0u32..1 << rows).any(|r| {
+            (0u32..1 << cols).any(|c| {
+                r.count_ones() as usize <= h
+                    && c.count_ones() as usize <= v
+                    && (0..index.len())
+                        .filter(|&i| r >> row_run[i] & 1 == 0 && c >> col_run[i] & 1 == 0)
+                        .count()
+                        <= 1
+            })
+        })
+    }
+
+    fn satisfiable(cnf: &Cnf, assumptions: &[Lit]) -> bool {
+        // Tiny formulas: try every assignment.
+        let n = cnf.num_vars();
+        assert!(n <= 24, "{n} variables");
+        (0u64..1 << n).any(|bits| {
+            let values: Vec<bool> = (0..n).map(|i| bits >> i & 1 == 1).collect();
+            assumptions.iter().all(|l| l.eval(&values)) && cnf.is_satisfied_by(&values)
+        })
+    }
+
+    #[test]
+    fn cover_matches_brute_force_on_small_boards() {
+        // 2 x 2 with one obstacle: 2 row segments, 2 column segments, 3 cells.
+        let board = Board::new(2, 2, vec![true, false, true, true]);
+        let mut cnf = Cnf::new();
+        let cover = LineCover::new(&mut cnf, &board, CardEncoding::Pairwise);
+        for h in 0..3 {
+            for v in 0..3 {
+                assert_eq!(
+                    satisfiable(&cnf, &cover.within(h, v)),
+                    cover_exists(&board, h, v),
+                    "h={h} v={v}"
+                );
+            }
+        }
+    }
+}

@@ -16,9 +16,10 @@
 //!   complete earlier cannot make move `K`).
 //!
 //! Every auxiliary variable is a function of `start` and `dir`, so solutions counted on
-//! the projection are games. Size per move: `3n + 4` variables and at most `19n + 7`
-//! clauses (per cell: 3 for `visited`, 2 for pass/at links, 4 per direction), plus
-//! `n` clauses for `complete`; the start costs one exactly-one over `n` literals.
+//! the projection are games. Size per move: `3n + 4` variables and at most `25n + 15`
+//! clauses (per cell: 3 for `visited`, 2 for pass/at links, at most 5 per direction;
+//! 7 for the direction's exactly-one and 8 for alternation), plus one variable and `n`
+//! clauses for `complete`; the start costs one exactly-one over `n` literals.
 
 use super::{Board, CellIndex, Direction, Plan};
 use crate::card::CardEncoding;
@@ -160,5 +161,26 @@ impl Segments {
             start: self.index.cells[start],
             moves,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_costs_what_the_doc_says() {
+        let open = vec![true; 12];
+        let board = Board::new(3, 4, open);
+        let mut cnf = Cnf::new();
+        let mut segments = Segments::new(&mut cnf, &board);
+        segments.add_move(&mut cnf);
+        let (vars, clauses) = (cnf.num_vars(), cnf.num_clauses());
+        segments.add_move(&mut cnf);
+        let n = 12;
+        assert_eq!(cnf.num_vars() - vars, 3 * n + 4 + 1);
+        assert!(cnf.num_clauses() - clauses <= 25 * n + 15 + n);
+        assert_eq!(segments.horizon(), 2);
+        assert_eq!(cnf.projection().len(), n + 8);
     }
 }
