@@ -114,7 +114,6 @@ impl LitGrid {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::cnf::Cnf;
 
     #[test]
