@@ -3,7 +3,7 @@
 //! minimum, the same set of minimum games, the same "No solution".
 
 use gridsat::full_board::simulate::brute_force_minimum;
-use gridsat::full_board::solve::{solve, Options, Verdict};
+use gridsat::full_board::solve::{line_cover_bound, solve, Options, Verdict};
 use gridsat_encodings::full_board::{Board, Encoding, Plan};
 
 /// A small deterministic generator (SplitMix64), so failures reproduce.
@@ -88,4 +88,39 @@ fn encodings_match_brute_force_seed_1() {
 #[test]
 fn encodings_match_brute_force_seed_2() {
     check(2, 120);
+}
+
+#[test]
+fn line_cover_bound_never_exceeds_the_minimum() {
+    let mut rng = Rng(3);
+    let mut tight = 0;
+    for _ in 0..150 {
+        let board = random_board(&mut rng);
+        if let Some((k, _)) = brute_force_minimum(&board) {
+            let bound = line_cover_bound(&board).unwrap();
+            assert!(bound <= k, "bound {bound} > minimum {k}: {board:?}");
+            tight += usize::from(bound == k);
+        }
+    }
+    assert!(
+        tight > 10,
+        "the bound should often be exact; it was {tight} times"
+    );
+}
+
+#[test]
+fn line_cover_bound_is_exact_on_open_rectangles() {
+    for rows in 1..=4 {
+        for cols in 1..=5 {
+            let board = Board::new(rows, cols, vec![true; rows * cols]);
+            let (k, _) = brute_force_minimum(&board).unwrap();
+            let expected = if rows * cols == 1 {
+                0
+            } else {
+                2 * rows.min(cols) - 1
+            };
+            assert_eq!(k, expected, "{rows}x{cols}");
+            assert_eq!(line_cover_bound(&board).unwrap(), k, "{rows}x{cols}");
+        }
+    }
 }

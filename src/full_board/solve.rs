@@ -117,7 +117,14 @@ pub enum SolveError {
     Solver(#[from] SolverError),
     #[error("internal error: the solver returned a game the rules reject ({0}); nothing printed")]
     Rejected(String),
+    /// The map is not decided: a limit was reached before any proof.
+    #[error("undecided: {0}")]
+    Undecided(String),
 }
+
+/// The segments encoding grows by one layer of `n` cells per move; about 3 KB of solver
+/// memory per cell and move. This many cell-layers (about 1.2 GB) is where it stops.
+pub const MAX_CELL_LAYERS: usize = 400_000;
 
 /// The cheap arguments, in order of cost; `None` when none applies.
 pub fn refute(board: &Board) -> Option<Refutation> {
@@ -244,7 +251,7 @@ fn collect(
 
 /// Grows the horizon K = 0, 1, ... on one solver; K - 1 unsatisfiable and K satisfiable
 /// makes K the minimum. Each move visits a new cell, so `n - 1` moves bound every game.
-fn by_segments(board: &Board, options: &Options) -> Result<Result<Found, Proof>, SolverError> {
+fn by_segments(board: &Board, options: &Options) -> Result<Result<Found, Proof>, SolveError> {
     let n = board.open_cells().len();
     let bound = line_cover_bound(board)?;
     if options.verbose {
@@ -254,10 +261,24 @@ fn by_segments(board: &Board, options: &Options) -> Result<Result<Found, Proof>,
     let mut segments = Segments::new(&mut cnf, board);
     let mut session = Session::new(&cnf);
     for k in bound..n {
+        if (k + 1) * n > MAX_CELL_LAYERS {
+            return Err(SolveError::Undecided(format!(
+                "no game of {bound} to {} moves; the segments encoding stops before {k} \
+                 moves on {n} cells to stay within memory (try --encoding successor)",
+                k - 1
+            )));
+        }
         while segments.horizon() < k {
             segments.add_move(&mut cnf);
         }
         session.sync(&cnf);
+        if options.verbose {
+            eprintln!(
+                "segments: horizon {k}: {} variables, {} clauses",
+                cnf.num_vars(),
+                cnf.num_clauses()
+            );
+        }
         let complete = segments.complete_after(k);
         let t = std::time::Instant::now();
         let r = session.solve_under(&[complete])?;
@@ -288,20 +309,25 @@ fn by_segments(board: &Board, options: &Options) -> Result<Result<Found, Proof>,
 
 /// One horizon-free formula: unsatisfiable means no game at all; otherwise tighten the
 /// move bound under assumptions until it fails.
-fn by_successor(board: &Board, options: &Options) -> Result<Result<Found, Proof>, SolverError> {
+fn by_successor(board: &Board, options: &Options) -> Result<Result<Found, Proof>, SolveError> {
     let n = board.open_cells().len();
     let mut cap = n.min(4 * (board.rows() + board.cols()));
     loop {
         let mut cnf = Cnf::new();
         let successor = Successor::new(&mut cnf, board, options.card, cap);
         let mut session = Session::new(&cnf);
+        if options.verbose {
+            eprintln!(
+                "successor: {} variables, {} clauses (moves counted up to {cap})",
+                cnf.num_vars(),
+                cnf.num_clauses()
+            );
+        }
         let t = std::time::Instant::now();
         let first = session.solve()?;
         if options.verbose {
             eprintln!(
-                "successor: {} variables, {} clauses; any game: {} in {:.3} s",
-                cnf.num_vars(),
-                cnf.num_clauses(),
+                "successor: any game: {} in {:.3} s",
                 first.as_ref().map_or("none".to_string(), |v| format!(
                     "{} moves",
                     successor.decode(v).moves.len()
