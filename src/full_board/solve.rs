@@ -234,13 +234,28 @@ fn collect(
     session: &mut Session,
     assumptions: &[gridsat_encodings::cnf::Lit],
     limit: Option<u64>,
+    verbose: bool,
     mut decode: impl FnMut(&[bool]) -> Plan,
 ) -> Result<(Vec<Plan>, bool), SolverError> {
     let mut plans = Vec::new();
+    let began = std::time::Instant::now();
     let found = session.enumerate_under(assumptions, limit, |values| {
         plans.push(decode(values));
+        if verbose {
+            eprintln!(
+                "enumeration: game {} after {:.3} s",
+                plans.len(),
+                began.elapsed().as_secs_f64()
+            );
+        }
         ControlFlow::Continue(())
     })?;
+    if verbose {
+        eprintln!(
+            "enumeration: {found} games in {:.3} s",
+            began.elapsed().as_secs_f64()
+        );
+    }
     // Hitting the limit leaves it open whether more games exist; ask once more.
     let all_found = match limit {
         Some(l) if found >= l => session.solve_under(assumptions)?.is_none(),
@@ -249,8 +264,9 @@ fn collect(
     Ok((plans, all_found))
 }
 
-/// Grows the horizon K = 0, 1, ... on one solver; K - 1 unsatisfiable and K satisfiable
-/// makes K the minimum. Each move visits a new cell, so `n - 1` moves bound every game.
+/// Grows the horizon K from the line-cover bound on one solver; K - 1 unsatisfiable (or
+/// below the bound) and K satisfiable makes K the minimum. Each move visits a new cell,
+/// so `n - 1` moves bound every game.
 fn by_segments(board: &Board, options: &Options) -> Result<Result<Found, Proof>, SolveError> {
     let n = board.open_cells().len();
     let bound = line_cover_bound(board)?;
@@ -290,9 +306,13 @@ fn by_segments(board: &Board, options: &Options) -> Result<Result<Found, Proof>,
             );
         }
         if r.is_some() {
-            let (plans, all_found) = collect(&mut session, &[complete], options.limit, |v| {
-                segments.decode(v, k)
-            })?;
+            let (plans, all_found) = collect(
+                &mut session,
+                &[complete],
+                options.limit,
+                options.verbose,
+                |v| segments.decode(v, k),
+            )?;
             return Ok(Ok((k, plans, all_found)));
         }
     }
@@ -369,9 +389,13 @@ fn by_successor(board: &Board, options: &Options) -> Result<Result<Found, Proof>
             }
         }
         let assumptions: Vec<_> = successor.at_most(best).into_iter().collect();
-        let (plans, all_found) = collect(&mut session, &assumptions, options.limit, |v| {
-            successor.decode(v)
-        })?;
+        let (plans, all_found) = collect(
+            &mut session,
+            &assumptions,
+            options.limit,
+            options.verbose,
+            |v| successor.decode(v),
+        )?;
         return Ok(Ok((best, plans, all_found)));
     }
 }
