@@ -66,8 +66,8 @@ fn set_s16b_byte_exact_from_crlf_input() {
 }
 
 #[test]
-fn segments_encoding_gives_the_same_output() {
-    assert_course_output("set-s16a", &["--encoding", "segments"]);
+fn successor_encoding_gives_the_same_output() {
+    assert_course_output("set-s16a", &["--encoding", "successor"]);
 }
 
 #[test]

@@ -31,9 +31,9 @@ pub struct Args {
     /// Print at most N minimum games per map (the course prints all of them).
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
-    /// CNF encoding: `segments` (one layer per move, growing horizon) or `successor`
-    /// (per-cell successor and visiting order, no horizon).
-    #[arg(long, default_value = "successor", value_parser = ["successor", "segments"])]
+    /// CNF encoding: `segments` (one layer per move, growing horizon from a proven lower
+    /// bound) or `successor` (per-cell successor and visiting order, no horizon).
+    #[arg(long, default_value = "segments", value_parser = ["segments", "successor"])]
     pub encoding: String,
     /// Cardinality encoding of the successor encoding's move counter.
     #[arg(long, default_value = "totalizer", value_parser = ["sequential", "totalizer", "sorting-network"])]

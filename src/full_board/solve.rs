@@ -103,7 +103,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            encoding: Encoding::Successor,
+            encoding: Encoding::Segments,
             limit: None,
             card: CardEncoding::Totalizer,
             verbose: false,

@@ -152,9 +152,9 @@ impl CellIndex {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum Encoding {
     /// One layer per move; the horizon grows on an incremental solver.
+    #[default]
     Segments,
     /// One successor per cell plus binary time stamps; horizon-free.
-    #[default]
     Successor,
 }
 
