@@ -278,10 +278,14 @@ fn by_segments(board: &Board, options: &Options) -> Result<Result<Found, Proof>,
     let mut session = Session::new(&cnf);
     for k in bound..n {
         if (k + 1) * n > MAX_CELL_LAYERS {
+            let refuted = if k > bound {
+                format!("no game of {bound} to {} moves; ", k - 1)
+            } else {
+                String::new()
+            };
             return Err(SolveError::Undecided(format!(
-                "no game of {bound} to {} moves; the segments encoding stops before {k} \
-                 moves on {n} cells to stay within memory (try --encoding successor)",
-                k - 1
+                "{refuted}the segments encoding stops before {k} moves on {n} cells to stay \
+                 within memory (try --encoding successor)"
             )));
         }
         while segments.horizon() < k {
