@@ -3,6 +3,7 @@
 pub mod battleship;
 pub mod count_cnf;
 pub mod dimacs;
+pub mod full_board;
 pub mod input;
 pub mod solver;
 pub mod star_battle;

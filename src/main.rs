@@ -20,6 +20,9 @@ enum Command {
     StarBattle(gridsat::star_battle::cli::Args),
     /// Battleship solitaire: place the fleet to match row and column sums and hints.
     Battleship(gridsat::battleship::cli::Args),
+    /// Full Board: the fewest moves that roll the ball over every open cell, and every
+    /// game that achieves them.
+    FullBoard(gridsat::full_board::cli::Args),
     /// Count the models of a DIMACS CNF file, projected on its `c p show` line.
     CountCnf(gridsat::count_cnf::Args),
     /// Benchmarks: compare CNF encodings on one puzzle.
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::StarBattle(args) => gridsat::star_battle::cli::run(args),
         Command::Battleship(args) => gridsat::battleship::cli::run(args),
+        Command::FullBoard(args) => gridsat::full_board::cli::run(args),
         Command::CountCnf(args) => gridsat::count_cnf::run(args),
         Command::Bench(Bench::StarBattle(args)) => gridsat::star_battle::bench::run(args),
     };

@@ -7,6 +7,7 @@
 pub mod battleship;
 pub mod card;
 pub mod cnf;
+pub mod full_board;
 pub mod grid;
 pub mod star_battle;
 

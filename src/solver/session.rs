@@ -23,6 +23,8 @@ pub struct Session {
     backend: Box<dyn SatBackend>,
     num_vars: usize,
     projection: Vec<Var>,
+    /// How many of the source `Cnf`'s clauses the backend holds (see `sync`).
+    loaded_clauses: usize,
 }
 
 impl Session {
@@ -39,7 +41,24 @@ impl Session {
             backend,
             num_vars: cnf.num_vars(),
             projection: cnf.projection().to_vec(),
+            loaded_clauses: cnf.num_clauses(),
         }
+    }
+
+    /// Loads what was added to `cnf` since the session was built from it (or last
+    /// synced): its new clauses, variables and projection variables. This is how an
+    /// encoding grows a horizon on one incremental solver. `cnf` must be the formula the
+    /// session was built from, only extended since; variables made by `fresh_var` here
+    /// must not clash with the ones `cnf` creates, so grow one or the other, not both.
+    pub fn sync(&mut self, cnf: &Cnf) {
+        for index in self.loaded_clauses..cnf.num_clauses() {
+            self.backend.add_clause(cnf.clause_at(index));
+        }
+        self.loaded_clauses = cnf.num_clauses();
+        self.num_vars = self.num_vars.max(cnf.num_vars());
+        let known = self.projection.len().min(cnf.projection().len());
+        self.projection
+            .extend_from_slice(&cnf.projection()[known..]);
     }
 
     pub fn num_vars(&self) -> usize {
@@ -92,11 +111,24 @@ impl Session {
     pub fn enumerate(
         &mut self,
         limit: Option<u64>,
+        visit: impl FnMut(&[bool]) -> ControlFlow<()>,
+    ) -> Result<u64, SolverError> {
+        self.enumerate_under(&[], limit, visit)
+    }
+
+    /// `enumerate` restricted to solutions with every literal of `assumptions` true.
+    /// The blocking clauses are permanent: they also hold in later calls.
+    pub fn enumerate_under(
+        &mut self,
+        assumptions: &[Lit],
+        limit: Option<u64>,
         mut visit: impl FnMut(&[bool]) -> ControlFlow<()>,
     ) -> Result<u64, SolverError> {
         let mut found = 0;
         while limit.is_none_or(|l| found < l) {
-            let Some(values) = self.solve()? else { break };
+            let Some(values) = self.solve_under(assumptions)? else {
+                break;
+            };
             found += 1;
             self.block(&values);
             if visit(&values).is_break() {

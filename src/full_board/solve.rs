@@ -1,0 +1,405 @@
+//! Deciding a map: cheap sound refutations first, then the SAT encodings: the minimum
+//! number of moves with a proof that one fewer is impossible, then every game of that
+//! length by blocking clauses. Every game is replayed by the simulator before it is
+//! returned.
+
+use super::simulate::{replay, Trace};
+use crate::solver::{Session, SolverError};
+use gridsat_encodings::card::CardEncoding;
+use gridsat_encodings::cnf::Cnf;
+use gridsat_encodings::full_board::lines::LineCover;
+use gridsat_encodings::full_board::segments::Segments;
+use gridsat_encodings::full_board::successor::Successor;
+use gridsat_encodings::full_board::{Board, CellIndex, Encoding, Plan};
+use std::ops::ControlFlow;
+
+/// A sound argument, cheaper than search, that no game wins. A winning game visits every
+/// open cell once moving between neighbours: a Hamiltonian path of the open cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refutation {
+    NoOpenCell,
+    /// The open cells fall apart into this many groups; a path cannot join them.
+    Disconnected(usize),
+    /// More open cells than two have a single open neighbour; a path has two ends.
+    DeadEnds(usize),
+    /// A path alternates between the two checkerboard colours, so their counts differ
+    /// by at most one.
+    Colours {
+        light: usize,
+        dark: usize,
+    },
+}
+
+impl std::fmt::Display for Refutation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refutation::NoOpenCell => write!(f, "the map has no open cell"),
+            Refutation::Disconnected(parts) => {
+                write!(f, "the open cells form {parts} disconnected regions")
+            }
+            Refutation::DeadEnds(count) => {
+                write!(f, "{count} open cells are dead ends; a game can pass at most two")
+            }
+            Refutation::Colours { light, dark } => write!(
+                f,
+                "checkerboard colours: {light} light and {dark} dark open cells differ by more than one"
+            ),
+        }
+    }
+}
+
+/// Why a map has no solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proof {
+    Refuted(Refutation),
+    /// The solver proved it: `detail` says which formula was unsatisfiable.
+    Solver {
+        encoding: Encoding,
+        detail: String,
+    },
+}
+
+impl std::fmt::Display for Proof {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Proof::Refuted(r) => write!(f, "{r}"),
+            Proof::Solver { encoding, detail } => {
+                write!(f, "SAT solver ({} encoding): {detail}", encoding.name())
+            }
+        }
+    }
+}
+
+/// A game the solver found and the simulator replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub plan: Plan,
+    pub trace: Trace,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    NoSolution(Proof),
+    Solved {
+        /// The proven minimum number of moves.
+        moves: usize,
+        games: Vec<Game>,
+        /// False when `limit` stopped the enumeration before every game was found.
+        all_found: bool,
+    },
+}
+
+#[derive(Copy, Clone, Debug)]
+pub struct Options {
+    pub encoding: Encoding,
+    /// Stop after this many minimum games.
+    pub limit: Option<u64>,
+    /// The move counter of the successor encoding.
+    pub card: CardEncoding,
+    /// Report each solver call's answer and time on standard error.
+    pub verbose: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            encoding: Encoding::Segments,
+            limit: None,
+            card: CardEncoding::Totalizer,
+            verbose: false,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    #[error(transparent)]
+    Solver(#[from] SolverError),
+    #[error("internal error: the solver returned a game the rules reject ({0}); nothing printed")]
+    Rejected(String),
+    /// The map is not decided: a limit was reached before any proof.
+    #[error("undecided: {0}")]
+    Undecided(String),
+}
+
+/// The segments encoding grows by one layer of `n` cells per move; about 3 KB of solver
+/// memory per cell and move. This many cell-layers (about 1.2 GB) is where it stops.
+pub const MAX_CELL_LAYERS: usize = 400_000;
+
+/// The cheap arguments, in order of cost; `None` when none applies.
+pub fn refute(board: &Board) -> Option<Refutation> {
+    let index = CellIndex::new(board);
+    let n = index.len();
+    if n == 0 {
+        return Some(Refutation::NoOpenCell);
+    }
+    let mut region = vec![usize::MAX; n];
+    let mut regions = 0;
+    for seed in 0..n {
+        if region[seed] != usize::MAX {
+            continue;
+        }
+        let mut stack = vec![seed];
+        region[seed] = regions;
+        while let Some(i) = stack.pop() {
+            for j in index.neighbour[i].iter().flatten() {
+                if region[*j] == usize::MAX {
+                    region[*j] = regions;
+                    stack.push(*j);
+                }
+            }
+        }
+        regions += 1;
+    }
+    if regions > 1 {
+        return Some(Refutation::Disconnected(regions));
+    }
+    let dead_ends = index
+        .neighbour
+        .iter()
+        .filter(|nb| nb.iter().flatten().count() == 1)
+        .count();
+    if dead_ends > 2 {
+        return Some(Refutation::DeadEnds(dead_ends));
+    }
+    let light = index
+        .cells
+        .iter()
+        .filter(|c| (c.row + c.col) % 2 == 0)
+        .count();
+    let dark = n - light;
+    if light.abs_diff(dark) > 1 {
+        return Some(Refutation::Colours { light, dark });
+    }
+    None
+}
+
+/// Decides `board`: the minimum and its games, or a proof that nothing wins.
+pub fn solve(board: &Board, options: &Options) -> Result<Verdict, SolveError> {
+    if let Some(refutation) = refute(board) {
+        return Ok(Verdict::NoSolution(Proof::Refuted(refutation)));
+    }
+    let (moves, plans, all_found) = match options.encoding {
+        Encoding::Segments => match by_segments(board, options)? {
+            Ok(found) => found,
+            Err(proof) => return Ok(Verdict::NoSolution(proof)),
+        },
+        Encoding::Successor => match by_successor(board, options)? {
+            Ok(found) => found,
+            Err(proof) => return Ok(Verdict::NoSolution(proof)),
+        },
+    };
+    let mut games = Vec::with_capacity(plans.len());
+    for plan in plans {
+        let trace = replay(board, &plan).map_err(|e| SolveError::Rejected(e.to_string()))?;
+        if plan.moves.len() != moves {
+            return Err(SolveError::Rejected(format!(
+                "a game of {} moves among the {moves}-move minimum",
+                plan.moves.len()
+            )));
+        }
+        games.push(Game { plan, trace });
+    }
+    Ok(Verdict::Solved {
+        moves,
+        games,
+        all_found,
+    })
+}
+
+type Found = (usize, Vec<Plan>, bool);
+
+/// The fewest moves the line-cover argument (see `lines`) allows: a proven lower bound,
+/// so the encodings need not refute smaller move counts one by one.
+pub fn line_cover_bound(board: &Board) -> Result<usize, SolverError> {
+    let n = board.open_cells().len();
+    if n <= 1 {
+        return Ok(0);
+    }
+    let mut cnf = Cnf::new();
+    let cover = LineCover::new(&mut cnf, board, CardEncoding::Totalizer);
+    let mut session = Session::new(&cnf);
+    for k in 1..n {
+        let (more, fewer) = (k.div_ceil(2), k / 2);
+        if session.solve_under(&cover.within(more, fewer))?.is_some()
+            || session.solve_under(&cover.within(fewer, more))?.is_some()
+        {
+            return Ok(k);
+        }
+    }
+    Ok(n - 1)
+}
+
+fn collect(
+    session: &mut Session,
+    assumptions: &[gridsat_encodings::cnf::Lit],
+    limit: Option<u64>,
+    verbose: bool,
+    mut decode: impl FnMut(&[bool]) -> Plan,
+) -> Result<(Vec<Plan>, bool), SolverError> {
+    let mut plans = Vec::new();
+    let began = std::time::Instant::now();
+    let found = session.enumerate_under(assumptions, limit, |values| {
+        plans.push(decode(values));
+        if verbose {
+            eprintln!(
+                "enumeration: game {} after {:.3} s",
+                plans.len(),
+                began.elapsed().as_secs_f64()
+            );
+        }
+        ControlFlow::Continue(())
+    })?;
+    if verbose {
+        eprintln!(
+            "enumeration: {found} games in {:.3} s",
+            began.elapsed().as_secs_f64()
+        );
+    }
+    // Hitting the limit leaves it open whether more games exist; ask once more.
+    let all_found = match limit {
+        Some(l) if found >= l => session.solve_under(assumptions)?.is_none(),
+        _ => true,
+    };
+    Ok((plans, all_found))
+}
+
+/// Grows the horizon K from the line-cover bound on one solver; K - 1 unsatisfiable (or
+/// below the bound) and K satisfiable makes K the minimum. Each move visits a new cell,
+/// so `n - 1` moves bound every game.
+fn by_segments(board: &Board, options: &Options) -> Result<Result<Found, Proof>, SolveError> {
+    let n = board.open_cells().len();
+    let bound = line_cover_bound(board)?;
+    if options.verbose {
+        eprintln!("line cover: at least {bound} moves");
+    }
+    let mut cnf = Cnf::new();
+    let mut segments = Segments::new(&mut cnf, board);
+    let mut session = Session::new(&cnf);
+    for k in bound..n {
+        if (k + 1) * n > MAX_CELL_LAYERS {
+            let refuted = if k > bound {
+                format!("no game of {bound} to {} moves; ", k - 1)
+            } else {
+                String::new()
+            };
+            return Err(SolveError::Undecided(format!(
+                "{refuted}the segments encoding stops before {k} moves on {n} cells to stay \
+                 within memory (try --encoding successor)"
+            )));
+        }
+        while segments.horizon() < k {
+            segments.add_move(&mut cnf);
+        }
+        session.sync(&cnf);
+        if options.verbose {
+            eprintln!(
+                "segments: horizon {k}: {} variables, {} clauses",
+                cnf.num_vars(),
+                cnf.num_clauses()
+            );
+        }
+        let complete = segments.complete_after(k);
+        let t = std::time::Instant::now();
+        let r = session.solve_under(&[complete])?;
+        if options.verbose {
+            eprintln!(
+                "segments: {k} moves: {} in {:.3} s",
+                if r.is_some() { "a game" } else { "impossible" },
+                t.elapsed().as_secs_f64()
+            );
+        }
+        if r.is_some() {
+            let (plans, all_found) = collect(
+                &mut session,
+                &[complete],
+                options.limit,
+                options.verbose,
+                |v| segments.decode(v, k),
+            )?;
+            return Ok(Ok((k, plans, all_found)));
+        }
+    }
+    Ok(Err(Proof::Solver {
+        encoding: Encoding::Segments,
+        detail: format!(
+            "no game of {bound} to {} moves visits all {n} open cells (a game has at most {} \
+             moves; fewer than {bound} cannot cover the board's lines)",
+            n - 1,
+            n - 1
+        ),
+    }))
+}
+
+/// One horizon-free formula: unsatisfiable means no game at all; otherwise tighten the
+/// move bound under assumptions until it fails.
+fn by_successor(board: &Board, options: &Options) -> Result<Result<Found, Proof>, SolveError> {
+    let n = board.open_cells().len();
+    let mut cap = n.min(4 * (board.rows() + board.cols()));
+    loop {
+        let mut cnf = Cnf::new();
+        let successor = Successor::new(&mut cnf, board, options.card, cap);
+        let mut session = Session::new(&cnf);
+        if options.verbose {
+            eprintln!(
+                "successor: {} variables, {} clauses (moves counted up to {cap})",
+                cnf.num_vars(),
+                cnf.num_clauses()
+            );
+        }
+        let t = std::time::Instant::now();
+        let first = session.solve()?;
+        if options.verbose {
+            eprintln!(
+                "successor: any game: {} in {:.3} s",
+                first.as_ref().map_or("none".to_string(), |v| format!(
+                    "{} moves",
+                    successor.decode(v).moves.len()
+                )),
+                t.elapsed().as_secs_f64()
+            );
+        }
+        let Some(values) = first else {
+            return Ok(Err(Proof::Solver {
+                encoding: Encoding::Successor,
+                detail: "no path through all open cells obeys the rolling rule".to_string(),
+            }));
+        };
+        let mut best = successor.decode(&values).moves.len();
+        if best >= cap && cap < n {
+            // The counter cannot bound this many moves: count further.
+            cap = n.min((best + 1) * 2);
+            continue;
+        }
+        let lower = line_cover_bound(board)?;
+        if options.verbose {
+            eprintln!("line cover: at least {lower} moves");
+        }
+        while best > lower {
+            let bound = successor.at_most(best - 1).expect("best - 1 < cap");
+            let t = std::time::Instant::now();
+            let r = session.solve_under(&[bound])?;
+            if options.verbose {
+                eprintln!(
+                    "successor: at most {} moves: {} in {:.3} s",
+                    best - 1,
+                    if r.is_some() { "a game" } else { "impossible" },
+                    t.elapsed().as_secs_f64()
+                );
+            }
+            match r {
+                Some(values) => best = successor.decode(&values).moves.len(),
+                None => break,
+            }
+        }
+        let assumptions: Vec<_> = successor.at_most(best).into_iter().collect();
+        let (plans, all_found) = collect(
+            &mut session,
+            &assumptions,
+            options.limit,
+            options.verbose,
+            |v| successor.decode(v),
+        )?;
+        return Ok(Ok((best, plans, all_found)));
+    }
+}

@@ -1,0 +1,235 @@
+//! End-to-end tests of `gridsat full-board`: the course's four map sets byte for byte,
+//! the course's stdin interface, edge cases and bad input. The map files under
+//! examples/full-board/ are copies of /work/shared/corpus/full-board (see SOURCE.md).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/full-board")
+}
+
+/// Runs `gridsat full-board ARGS` with `stdin` as standard input.
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gridsat"))
+        .arg("full-board")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn expected_output(set: &str) -> String {
+    std::fs::read_to_string(examples().join(format!("{set}-smallmaps_expected_out.txt"))).unwrap()
+}
+
+/// The course's interface: the file name on standard input, the exact expected output.
+fn assert_course_output(set: &str, extra: &[&str]) {
+    let maps = examples().join(format!("{set}-smallmaps.txt"));
+    let output = run(extra, &format!("{}\n", maps.display()));
+    assert!(output.status.success(), "{set}: {:?}", output);
+    assert_eq!(stdout(&output), expected_output(set), "{set}");
+}
+
+#[test]
+fn set_2018_byte_exact() {
+    assert_course_output("set-2018", &[]);
+}
+
+#[test]
+fn set_2016_byte_exact() {
+    assert_course_output("set-2016", &[]);
+}
+
+#[test]
+fn set_s16a_byte_exact_from_crlf_input() {
+    assert_course_output("set-s16a", &[]);
+}
+
+#[test]
+fn set_s16b_byte_exact_from_crlf_input() {
+    assert_course_output("set-s16b", &[]);
+}
+
+#[test]
+fn successor_encoding_gives_the_same_output() {
+    assert_course_output("set-s16a", &["--encoding", "successor"]);
+}
+
+#[test]
+fn file_argument_equals_stdin_interface() {
+    let maps = examples().join("set-2016-smallmaps.txt");
+    let a = run(&[maps.to_str().unwrap()], "");
+    let b = run(&[], &format!("{}\r\n", maps.display()));
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
+fn missing_file_prints_the_course_message() {
+    let output = run(&[], "/no/such/file.txt\n");
+    assert_eq!(stdout(&output), "File not found.\nComplete\n");
+    assert!(!output.status.success());
+}
+
+fn write_temp(text: &str) -> tempfile::NamedTempFile {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(text.as_bytes()).unwrap();
+    file
+}
+
+#[test]
+fn edge_cases_of_the_spec() {
+    // One open cell: 0 moves, `S` alone. No open cell: No solution and the echo. A map
+    // without a border: the edge stops the ball. Junk between maps is ignored.
+    let text = "\
+map
+\u{2593}\u{2593}\u{2593}
+\u{2593} \u{2593}
+\u{2593}\u{2593}\u{2593}
+endmap
+some notes
+map
+\u{2593}\u{2593}
+endmap
+map
+   
+ \u{2593} 
+endmap
+";
+    let file = write_temp(text);
+    let output = run(&[file.path().to_str().unwrap()], "");
+    assert!(output.status.success(), "{:?}", output);
+    // The U-shaped map has two dead ends, so the game runs between them either way.
+    let expected = "\
+map
+0 moves
+solution
+\u{2593}\u{2593}\u{2593}
+\u{2593}S\u{2593}
+\u{2593}\u{2593}\u{2593}
+endsolution
+endmap
+map
+No solution
+\u{2593}\u{2593}
+endmap
+map
+3 moves
+solution
+\u{2190}\u{2190}\u{2191}
+F\u{2593}S
+endsolution
+solution
+\u{2191}\u{2192}\u{2192}
+S\u{2593}F
+endsolution
+endmap
+Complete
+";
+    assert_eq!(stdout(&output), expected);
+}
+
+#[test]
+fn bad_input_names_file_line_and_problem() {
+    let cases: [(String, usize, &str); 5] = [
+        ("map\n  \n   \nendmap\n".into(), 3, "not rectangular"),
+        ("map\n \u{2593}\n #\nendmap\n".into(), 3, "'#'"),
+        (
+            format!("map\n{}\nendmap\n", " ".repeat(61)),
+            2,
+            "at most 60",
+        ),
+        (
+            format!("map\n{}endmap\n", "  \n".repeat(61)),
+            62,
+            "more than 60 rows",
+        ),
+        ("map\n  \n  \n".into(), 1, "without `endmap`"),
+    ];
+    for (text, line, problem) in cases {
+        let file = write_temp(&text);
+        let path = file.path().to_str().unwrap().to_string();
+        let output = run(&[&path], "");
+        assert_eq!(output.status.code(), Some(2), "{problem}");
+        let err = String::from_utf8(output.stderr).unwrap();
+        assert!(
+            err.contains(&format!("{path}:{line}:")) && err.contains(problem),
+            "{problem}: {err}"
+        );
+        assert!(output.stdout.is_empty(), "nothing printed for a bad file");
+    }
+}
+
+#[test]
+fn json_lists_moves_start_and_directions() {
+    let file = write_temp("map\n   \n \u{2593} \nendmap\nmap\n\u{2593}\nendmap\n");
+    let output = run(&[file.path().to_str().unwrap(), "--format", "json"], "");
+    assert!(output.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let first = &doc["maps"][0];
+    assert_eq!(first["moves"], 3);
+    assert_eq!(first["count"], 2);
+    assert_eq!(first["all_found"], true);
+    assert_eq!(first["solutions"][0]["directions"], "ULD");
+    assert_eq!(first["solutions"][0]["start"]["row"], 1);
+    assert_eq!(first["solutions"][0]["start"]["col"], 2);
+    assert_eq!(first["solutions"][1]["directions"], "URD");
+    let second = &doc["maps"][1];
+    assert_eq!(second["solved"], false);
+    assert_eq!(second["proof"], "the map has no open cell");
+}
+
+#[test]
+fn unique_agrees_with_the_reference_solution_counts() {
+    let maps = examples().join("set-2016-smallmaps.txt");
+    let output = run(&[maps.to_str().unwrap(), "--unique"], "");
+    assert!(output.status.success());
+    let verdicts: Vec<String> = stdout(&output)
+        .lines()
+        .filter(|l| l.starts_with("map at line"))
+        .map(|l| l.split(": ").nth(1).unwrap().to_string())
+        .collect();
+    // From the reference output: per map, the move line and how many solutions follow.
+    let expected: Vec<String> = expected_output("set-2016")
+        .split("endmap\n")
+        .filter(|block| block.starts_with("map\n"))
+        .map(|block| {
+            let second = block.lines().nth(1).unwrap();
+            match block.matches("endsolution").count() {
+                0 => "no solution (".to_string(),
+                1 => format!("unique, {second}"),
+                _ => format!("multiple, {second}"),
+            }
+        })
+        .collect();
+    assert_eq!(verdicts.len(), expected.len());
+    for (got, want) in verdicts.iter().zip(&expected) {
+        assert!(got.starts_with(want.as_str()), "{got} vs {want}");
+    }
+}
+
+#[test]
+fn limit_prints_at_most_n_games_and_says_so() {
+    let file = write_temp("map\n   \n \u{2593} \nendmap\n");
+    let output = run(&[file.path().to_str().unwrap(), "--limit", "1"], "");
+    assert!(output.status.success());
+    assert_eq!(stdout(&output).matches("endsolution").count(), 1);
+    assert!(String::from_utf8(output.stderr)
+        .unwrap()
+        .contains("--limit"));
+}

@@ -1,0 +1,126 @@
+//! Both SAT encodings against an exhaustive depth-first search over games (in
+//! `simulate`, written without the encoder) on seeded random small boards: the same
+//! minimum, the same set of minimum games, the same "No solution".
+
+use gridsat::full_board::simulate::brute_force_minimum;
+use gridsat::full_board::solve::{line_cover_bound, solve, Options, Verdict};
+use gridsat_encodings::full_board::{Board, Encoding, Plan};
+
+/// A small deterministic generator (SplitMix64), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn random_board(rng: &mut Rng) -> Board {
+    let rows = 1 + rng.below(5) as usize;
+    let cols = 1 + rng.below(5) as usize;
+    // Obstacle density between 0 and 30 %.
+    let density = rng.below(31);
+    let open = (0..rows * cols)
+        .map(|_| rng.below(100) >= density)
+        .collect();
+    Board::new(rows, cols, open)
+}
+
+fn solver_answer(board: &Board, encoding: Encoding) -> Option<(usize, Vec<Plan>)> {
+    let options = Options {
+        encoding,
+        ..Options::default()
+    };
+    match solve(board, &options).expect("solver runs") {
+        Verdict::NoSolution(_) => None,
+        Verdict::Solved {
+            moves,
+            games,
+            all_found,
+        } => {
+            assert!(all_found);
+            let mut plans: Vec<Plan> = games.into_iter().map(|g| g.plan).collect();
+            plans.sort();
+            Some((moves, plans))
+        }
+    }
+}
+
+fn check(seed: u64, boards: usize) {
+    let mut rng = Rng(seed);
+    let mut solved = 0;
+    for i in 0..boards {
+        let board = random_board(&mut rng);
+        let expected = brute_force_minimum(&board).map(|(k, mut plans)| {
+            plans.sort();
+            (k, plans)
+        });
+        solved += usize::from(expected.is_some());
+        for encoding in Encoding::ALL {
+            assert_eq!(
+                solver_answer(&board, encoding),
+                expected,
+                "board {i} of seed {seed}, {} encoding: {board:?}",
+                encoding.name()
+            );
+        }
+    }
+    // The generator must exercise both outcomes.
+    assert!(
+        solved > boards / 10 && solved < boards,
+        "{solved} of {boards} solvable"
+    );
+}
+
+#[test]
+fn encodings_match_brute_force_seed_1() {
+    check(1, 120);
+}
+
+#[test]
+fn encodings_match_brute_force_seed_2() {
+    check(2, 120);
+}
+
+#[test]
+fn line_cover_bound_never_exceeds_the_minimum() {
+    let mut rng = Rng(3);
+    let mut tight = 0;
+    for _ in 0..150 {
+        let board = random_board(&mut rng);
+        if let Some((k, _)) = brute_force_minimum(&board) {
+            let bound = line_cover_bound(&board).unwrap();
+            assert!(bound <= k, "bound {bound} > minimum {k}: {board:?}");
+            tight += usize::from(bound == k);
+        }
+    }
+    assert!(
+        tight > 10,
+        "the bound should often be exact; it was {tight} times"
+    );
+}
+
+#[test]
+fn line_cover_bound_is_exact_on_open_rectangles() {
+    for rows in 1..=4 {
+        for cols in 1..=5 {
+            let board = Board::new(rows, cols, vec![true; rows * cols]);
+            let (k, _) = brute_force_minimum(&board).unwrap();
+            let expected = if rows * cols == 1 {
+                0
+            } else {
+                2 * rows.min(cols) - 1
+            };
+            assert_eq!(k, expected, "{rows}x{cols}");
+            assert_eq!(line_cover_bound(&board).unwrap(), k, "{rows}x{cols}");
+        }
+    }
+}
