@@ -7,7 +7,7 @@
 //! independent rule checker (`verify`) must accept them. A failure is an internal error.
 
 use super::verify::verify;
-use crate::solver::{Session, Uniqueness};
+use crate::solver::{count_all, AllSolutions, Session, Uniqueness};
 use gridsat_encodings::battleship::{Encoded, Placement, Puzzle};
 use gridsat_encodings::cnf::Lit;
 use gridsat_encodings::grid::Cell;
@@ -73,6 +73,9 @@ pub fn list_solutions(
     limit: Option<u64>,
     mut visit: impl FnMut(&[Placement]) -> ControlFlow<()>,
 ) -> anyhow::Result<Listing> {
+    if limit.is_none() {
+        return list_all(puzzle, encoded, visit);
+    }
     let mut session = Session::new(&encoded.cnf);
     let mut failure = None;
     let mut visited = 0u64;
@@ -111,12 +114,52 @@ pub fn list_solutions(
     })
 }
 
-/// The number of solutions (at most `limit`).
+/// Every solution, through the solver layer's `AllSolutions`: blocking clauses while
+/// there are few, the counting engine (no blocking clauses) when there are many.
+fn list_all(
+    puzzle: &Puzzle,
+    encoded: &Encoded,
+    mut visit: impl FnMut(&[Placement]) -> ControlFlow<()>,
+) -> anyhow::Result<Listing> {
+    let all = AllSolutions::find(&encoded.cnf)?;
+    let mut failure = None;
+    let mut visited = 0u64;
+    let flow = all.for_each(|values| match checked_ships(puzzle, encoded, values) {
+        Ok(ships) => {
+            visited += 1;
+            visit(&ships)
+        }
+        Err(e) => {
+            failure = Some(e);
+            ControlFlow::Break(())
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    Ok(Listing {
+        found: visited,
+        complete: flow.is_continue(),
+    })
+}
+
+/// The number of solutions (at most `limit`). Without a limit nothing is listed: the
+/// count comes from `count_all`.
 pub fn count_solutions(
     puzzle: &Puzzle,
     encoded: &Encoded,
     limit: Option<u64>,
 ) -> anyhow::Result<Listing> {
+    if limit.is_none() {
+        let count = count_all(&encoded.cnf)?;
+        let found = count
+            .to_u64()
+            .ok_or_else(|| anyhow::anyhow!("the puzzle has {count} solutions, more than 2^64"))?;
+        return Ok(Listing {
+            found,
+            complete: true,
+        });
+    }
     list_solutions(puzzle, encoded, limit, |_| ControlFlow::Continue(()))
 }
 
