@@ -22,7 +22,8 @@ pub fn board_lines(puzzle: &Puzzle, stars: &Stars) -> Vec<String> {
 }
 
 /// The seed's output file: the count, then (when printing) a blank line, `Solution k:`
-/// and the board for each solution.
+/// and the board for each solution. Streams: one reusable buffer, whatever the number
+/// of solutions.
 pub fn write_seed_output(
     out: &mut impl std::io::Write,
     puzzle: &Puzzle,
@@ -30,11 +31,22 @@ pub fn write_seed_output(
     solutions: impl Iterator<Item = Stars>,
 ) -> std::io::Result<()> {
     writeln!(out, "Number of solutions: {count}")?;
+    let labels: Vec<char> = puzzle
+        .labels()
+        .into_iter()
+        .map(|l| l.unwrap_or('?'))
+        .collect();
+    let mut text = String::new();
     for (k, stars) in solutions.enumerate() {
-        write!(out, "\nSolution {}:\n", k + 1)?;
-        for line in board_lines(puzzle, &stars) {
-            writeln!(out, "{line}")?;
+        text.clear();
+        text.push_str(&format!("\nSolution {}:\n", k + 1));
+        for (i, (&label, &star)) in labels.iter().zip(&stars.star).enumerate() {
+            text.push(if star { '@' } else { label });
+            if (i + 1) % puzzle.cols == 0 {
+                text.push('\n');
+            }
         }
+        out.write_all(text.as_bytes())?;
     }
     Ok(())
 }
