@@ -7,6 +7,7 @@
 pub mod card;
 pub mod cnf;
 pub mod grid;
+pub mod sokoban;
 pub mod star_battle;
 
 pub use card::CardEncoding;

@@ -63,4 +63,3 @@ impl SatBackend for Varisat {
         values
     }
 }
-

@@ -205,7 +205,10 @@ mod tests {
             Uniqueness::Unique(_)
         ));
         cnf.clause([!l[2]]);
-        assert_eq!(Session::new(&cnf).uniqueness().unwrap(), Uniqueness::NoSolution);
+        assert_eq!(
+            Session::new(&cnf).uniqueness().unwrap(),
+            Uniqueness::NoSolution
+        );
         assert_eq!(Session::new(&cnf).determined().unwrap(), None);
     }
 }
