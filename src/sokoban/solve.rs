@@ -40,7 +40,9 @@ pub struct EncodingSize {
 pub fn solve_with_deadline(
     level: &Level,
     limits: &Limits,
-) -> anyhow::Result<(Outcome, EncodingSize)> {
+) -> anyhow::Result<(Outcome, EncodingSize, Option<f64>)> {
+    let started = Instant::now();
+    let mut first_found: Option<f64> = None;
     let (tx, rx) = mpsc::channel();
     let worker_level = level.clone();
     let worker_limits = limits.clone();
@@ -61,9 +63,12 @@ pub fn solve_with_deadline(
         };
         match message {
             Ok(Ok(Progress::NoPlanBelow(b))) => bound = bound.max(b),
-            Ok(Ok(Progress::Found(s))) => found = Some(s),
+            Ok(Ok(Progress::Found(s))) => {
+                first_found.get_or_insert(started.elapsed().as_secs_f64());
+                found = Some(s)
+            }
             Ok(Ok(Progress::Size(s))) => size = s,
-            Ok(Err(result)) => return Ok((result?, size)),
+            Ok(Err(result)) => return Ok((result?, size, first_found)),
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 limits.cancel.store(true, Ordering::Relaxed);
                 let outcome = match found {
@@ -73,7 +78,7 @@ pub fn solve_with_deadline(
                         no_plan_below: bound,
                     },
                 };
-                return Ok((outcome, size));
+                return Ok((outcome, size, first_found));
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 anyhow::bail!("internal error: the SAT search stopped without an answer")
@@ -118,12 +123,12 @@ impl Search<'_> {
         }
     }
 
-    fn size(&self, horizon: usize, loops: usize) -> EncodingSize {
+    fn size(&self, horizon: usize) -> EncodingSize {
         EncodingSize {
             horizon,
             variables: self.encoding.cnf().num_vars(),
             clauses: self.encoding.cnf().num_clauses(),
-            loops,
+            loops: self.encoding.loops(),
             solver_calls: self.calls,
         }
     }
@@ -181,7 +186,6 @@ pub fn solve(
         sent: 0,
         calls: 0,
     };
-    let mut loops = 0;
     for horizon in lower_bound.. {
         if horizon as u128 >= positions {
             return Ok(Outcome::Unsolvable {
@@ -204,9 +208,9 @@ pub fn solve(
         }
         search.encoding.extend_to(horizon);
         let h = search.encoding.horizon(horizon);
+        progress(Progress::Size(search.size(horizon)));
         let plan = search.real_plan(h)?;
-        loops = search.encoding_loops(loops);
-        progress(Progress::Size(search.size(horizon, loops)));
+        progress(Progress::Size(search.size(horizon)));
         let Some(plan) = plan else {
             progress(Progress::NoPlanBelow(horizon + 1));
             continue;
@@ -235,16 +239,8 @@ pub fn solve(
             }
             last = other;
         };
-        progress(Progress::Size(
-            search.size(horizon, search.encoding_loops(loops)),
-        ));
+        progress(Progress::Size(search.size(horizon)));
         return Ok(Outcome::Solved(Solution::push_optimal(best, exhausted)));
     }
     unreachable!("the horizon loop only ends by returning")
-}
-
-impl Search<'_> {
-    fn encoding_loops(&self, _previous: usize) -> usize {
-        self.encoding.loops()
-    }
 }

@@ -57,7 +57,13 @@ pub struct PlanEncoding<'a> {
     freeze_blocks: Vec<Vec<usize>>,
     /// Every unfounded set learned so far.
     loops: Vec<Vec<usize>>,
+    /// `waste[t]`: unary digits of the waste of step `t` (see `horizon`).
+    waste: Vec<Vec<Lit>>,
 }
+
+/// Waste beyond this per push is counted as this much: undercounting only weakens the
+/// budget, it never makes it wrong.
+const MAX_COUNTED_WASTE: u32 = 6;
 
 impl<'a> PlanEncoding<'a> {
     /// The start position (time 0), with no push step yet.
@@ -83,7 +89,8 @@ impl<'a> PlanEncoding<'a> {
             pushes: Vec::new(),
             pushed_from: Vec::new(),
             freeze_blocks: freeze_blocks(level, analysis),
-            loops: Vec::new(),
+            loops: short_cycles(level),
+            waste: Vec::new(),
         }
     }
 
@@ -210,6 +217,32 @@ impl<'a> PlanEncoding<'a> {
             cnf.clause(clause);
         }
 
+        cnf.begin_group(&format!("step {t}: waste of the push"));
+        // A push moves its box at most one push closer to its nearest goal, so
+        // `1 + nearest(target) - nearest(from) >= 0` pushes of this step are wasted.
+        let nearest = &self.analysis.nearest_goal;
+        let waste_of = |push: &Push| -> u32 {
+            let target = pushable(self.level, push.from, push.dir).expect("push was pushable");
+            if nearest[push.from] == UNREACHABLE {
+                return 0;
+            }
+            (1 + nearest[target])
+                .saturating_sub(nearest[push.from])
+                .min(MAX_COUNTED_WASTE)
+        };
+        let most = pushes.iter().map(|(p, _)| waste_of(p)).max().unwrap_or(0);
+        let digits: Vec<Lit> = (1..=most)
+            .map(|k| {
+                let digit = cnf.fresh_lit();
+                for (push, p) in &pushes {
+                    if waste_of(push) >= k {
+                        cnf.implies(*p, digit);
+                    }
+                }
+                digit
+            })
+            .collect();
+
         cnf.begin_group(&format!("step {t}: no frozen 2x2 block off the goals"));
         for block in &self.freeze_blocks {
             let lits: Option<Vec<Lit>> = block.iter().map(|&c| next[c]).collect();
@@ -223,6 +256,7 @@ impl<'a> PlanEncoding<'a> {
         self.reach.push(reach);
         self.pushes.push(pushes);
         self.pushed_from.push(pushed_from);
+        self.waste.push(digits);
         for i in 0..self.loops.len() {
             self.add_loop_clauses(t, i);
         }
@@ -294,6 +328,32 @@ impl<'a> PlanEncoding<'a> {
                     || self.analysis.nearest_goal[c] as usize > left;
                 if too_far {
                     self.cnf.clause([!goal, !b]);
+                }
+            }
+        }
+        // The waste budget: the boxes start `distance` pushes from their nearest goals,
+        // each push gains at most one, so a plan of `horizon` pushes wastes at most
+        // `horizon - distance` of them.
+        self.cnf
+            .begin_group(&format!("horizon {horizon}: waste budget"));
+        let distance: u32 = self
+            .level
+            .boxes()
+            .iter()
+            .map(|&b| self.analysis.nearest_goal[b])
+            .fold(0u32, |a, d| a.saturating_add(d));
+        match (horizon as u64).checked_sub(u64::from(distance)) {
+            None => self.cnf.clause([!goal]),
+            Some(budget) => {
+                let digits: Vec<Lit> = self.waste[..horizon].iter().flatten().copied().collect();
+                let budget = budget as usize;
+                if budget < digits.len() {
+                    let counter = CardEncoding::SequentialCounter.unary_counter(
+                        &mut self.cnf,
+                        &digits,
+                        budget + 1,
+                    );
+                    self.cnf.clause([!goal, !counter[budget]]);
                 }
             }
         }
@@ -391,6 +451,26 @@ impl<'a> PlanEncoding<'a> {
         sets.dedup();
         sets
     }
+}
+
+/// The shortest self-supporting cycles, learned up front because nearly every candidate
+/// plan would otherwise lean on one: two neighbouring squares, and 2x2 blocks of squares.
+fn short_cycles(level: &Level) -> Vec<Vec<usize>> {
+    let mut sets = Vec::new();
+    for c in 0..level.num_cells() {
+        for dir in [Dir::Right, Dir::Down] {
+            if let Some(n) = level.neighbour(c, dir) {
+                sets.push(vec![c, n]);
+            }
+        }
+        let block = level.neighbour(c, Dir::Right).and_then(|r| {
+            let d = level.neighbour(c, Dir::Down)?;
+            let rd = level.neighbour(r, Dir::Down)?;
+            Some(vec![c, r, d, rd])
+        });
+        sets.extend(block);
+    }
+    sets
 }
 
 /// Every 2x2 block whose squares are walls or live squares, with at least one square
