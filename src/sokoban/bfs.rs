@@ -91,6 +91,12 @@ pub fn search(level: &Level, limits: &Limits) -> Outcome {
                     no_plan_below: depth + 1,
                 };
             }
+            if limits.max_pushes.is_some_and(|m| depth >= m) {
+                return Outcome::GaveUp {
+                    reason: "push limit".into(),
+                    no_plan_below: depth + 1,
+                };
+            }
             if states.len() > limits.max_states {
                 return Outcome::GaveUp {
                     reason: format!("size limit ({} positions)", limits.max_states),

@@ -69,6 +69,9 @@ pub struct Args {
     /// Breadth-first search: give up after storing this many positions.
     #[arg(long, default_value_t = 5_000_000)]
     pub max_states: usize,
+    /// Give up rather than look for plans with more pushes than this.
+    #[arg(long, value_name = "N")]
+    pub max_pushes: Option<usize>,
     /// SAT: compare at most this many push-optimal plans for the fewest moves.
     #[arg(long, default_value_t = 1000)]
     pub max_plans: usize,
@@ -142,6 +145,7 @@ fn solve_level(entry: &LevelEntry, args: &Args) -> anyhow::Result<LevelReport> {
             .map(|s| started + Duration::from_secs_f64(s.max(0.0))),
         max_states: args.max_states,
         max_clauses: args.max_clauses,
+        max_pushes: args.max_pushes,
         max_plans: args.max_plans.max(1),
         ..Limits::default()
     };

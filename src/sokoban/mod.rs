@@ -58,6 +58,8 @@ pub struct Limits {
     pub max_states: usize,
     /// SAT: most clauses in the formula.
     pub max_clauses: usize,
+    /// Most pushes a plan may have: stop (giving up) rather than try longer plans.
+    pub max_pushes: Option<usize>,
     /// SAT: most push-optimal plans compared for the fewest moves.
     pub max_plans: usize,
     /// Set by whoever waits for the search when it stops waiting.
@@ -70,6 +72,7 @@ impl Default for Limits {
             deadline: None,
             max_states: 5_000_000,
             max_clauses: 5_000_000,
+            max_pushes: None,
             max_plans: 1000,
             cancel: Arc::new(AtomicBool::new(false)),
         }

@@ -194,6 +194,12 @@ pub fn solve(
                 ),
             });
         }
+        if limits.max_pushes.is_some_and(|m| horizon > m) {
+            return Ok(Outcome::GaveUp {
+                reason: "push limit".into(),
+                no_plan_below: horizon,
+            });
+        }
         if search.encoding.cnf().num_clauses() > limits.max_clauses {
             return Ok(Outcome::GaveUp {
                 reason: format!("size limit ({} clauses)", limits.max_clauses),

@@ -131,10 +131,7 @@ impl<'a> PlanEncoding<'a> {
         let reach: Vec<Lit> = (0..n).map(|_| cnf.fresh_lit()).collect();
         let now = &self.box_at[t];
         let mut pushes = Vec::new();
-        for c in 0..n {
-            if now[c].is_none() {
-                continue;
-            }
+        for c in (0..n).filter(|&c| now[c].is_some()) {
             for dir in Dir::ALL {
                 if let Some(target) = pushable(self.level, c, dir) {
                     if next[target].is_some() {
