@@ -31,17 +31,23 @@ pub enum OutputFormat {
     Json,
 }
 
+const AFTER_HELP: &str = "\
+Outcomes and exit statuses:
+  0  every level solved; pushes are proven minimal
+  1  some level proven unsolvable (the reason is printed)
+  3  gave up on some level at --timeout, --max-pushes or a size limit, printing the
+     bound proven so far (\"no plan with fewer than 31 pushes\")
+  2  bad input (FILE:LINE: level N: problem) or an internal error
+
+Examples:
+  gridsat sokoban examples/sokoban/microban-1-10.xsb --level 3
+  gridsat sokoban examples/sokoban/seed.txt --boards
+  gridsat sokoban levels.xsb --timeout 60 --format json
+  gridsat sokoban levels.xsb --level 5 --method bfs";
+
 /// Finds push-optimal Sokoban plans (fewest pushes, then fewest moves among those).
-///
-/// Exit status: 0 every level solved, 1 some level proven unsolvable, 3 gave up on some
-/// level (time or size limit), 2 bad input or internal error.
-///
-/// Examples:
-///   gridsat sokoban examples/sokoban/microban-1-10.xsb --level 3
-///   gridsat sokoban examples/sokoban/seed.txt --boards
-///   gridsat sokoban levels.xsb --timeout 60 --format json
 #[derive(Debug, clap::Args)]
-#[command(verbatim_doc_comment)]
+#[command(after_help = AFTER_HELP)]
 pub struct Args {
     /// Level file: XSB (many levels, `;` titles, blank lines between) or the seed's digit map.
     pub input: std::path::PathBuf,

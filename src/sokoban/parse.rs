@@ -150,8 +150,8 @@ pub fn parse_levels(
                 raws.extend(current.take());
                 interrupted = None;
             }
-            LineKind::Comment(t) | LineKind::Title(t) => {
-                if let LineKind::Title(_) = classify(line, format) {
+            kind @ (LineKind::Comment(t) | LineKind::Title(t)) => {
+                if matches!(kind, LineKind::Title(_)) {
                     if format == Format::Digits {
                         return Err(bad_character(line_no, line, format, raws.len() + 1));
                     }
@@ -159,15 +159,19 @@ pub fn parse_levels(
                         interrupted = Some((line_no, line));
                     }
                 }
-                if let Some(level) = current.take() {
-                    let titled_after = t.strip_prefix("Title:").map(str::trim);
-                    let mut level = level;
-                    if let (None, Some(t)) = (&level.title, titled_after) {
-                        level.title = Some(t.to_string());
+                // `Title:` right after a board names that board; any other text names
+                // the next one.
+                match (current.take(), t.strip_prefix("Title:").map(str::trim)) {
+                    (Some(mut level), Some(name)) => {
+                        level.title.get_or_insert_with(|| name.to_string());
+                        raws.push(level);
                     }
-                    raws.push(level);
-                } else if !t.is_empty() && !is_metadata(t) {
-                    title = Some(t.to_string());
+                    (finished, _) => {
+                        raws.extend(finished);
+                        if !t.is_empty() && !is_metadata(t) {
+                            title = Some(t.to_string());
+                        }
+                    }
                 }
             }
             LineKind::Row(row) => {

@@ -87,6 +87,14 @@ pub fn solve_with_deadline(
     }
 }
 
+/// What one horizon's question got.
+enum Answer {
+    Plan(Vec<Push>),
+    NoPlan,
+    /// The time limit passed before the answer.
+    Stopped,
+}
+
 /// The incremental solver and the encoding it has been fed so far.
 struct Search<'a> {
     encoding: PlanEncoding<'a>,
@@ -104,18 +112,21 @@ impl Search<'_> {
         self.sent = cnf.num_clauses();
     }
 
-    /// A plan for `horizon` whose walks are real, or `None` when there is none: solves,
+    /// A plan for `horizon` whose walks are real, or `NoPlan` when there is none: solves,
     /// and while the model leans on unfounded reachability, learns it and solves again.
-    fn real_plan(&mut self, horizon: Horizon) -> Result<Option<Vec<Push>>, SolverError> {
+    fn real_plan(&mut self, horizon: Horizon, limits: &Limits) -> Result<Answer, SolverError> {
         loop {
+            if limits.expired() {
+                return Ok(Answer::Stopped);
+            }
             self.flush();
             self.calls += 1;
             let Some(values) = self.session.solve_under(&[horizon.goal])? else {
-                return Ok(None);
+                return Ok(Answer::NoPlan);
             };
             let sets = self.encoding.unfounded_sets(&values, horizon.pushes);
             if sets.is_empty() {
-                return Ok(Some(self.encoding.decode(&values, horizon.pushes)));
+                return Ok(Answer::Plan(self.encoding.decode(&values, horizon.pushes)));
             }
             for set in sets {
                 self.encoding.forbid_unfounded(set);
@@ -215,11 +226,20 @@ pub fn solve(
         search.encoding.extend_to(horizon);
         let h = search.encoding.horizon(horizon);
         progress(Progress::Size(search.size(horizon)));
-        let plan = search.real_plan(h)?;
+        let answer = search.real_plan(h, limits)?;
         progress(Progress::Size(search.size(horizon)));
-        let Some(plan) = plan else {
-            progress(Progress::NoPlanBelow(horizon + 1));
-            continue;
+        let plan = match answer {
+            Answer::Plan(plan) => plan,
+            Answer::NoPlan => {
+                progress(Progress::NoPlanBelow(horizon + 1));
+                continue;
+            }
+            Answer::Stopped => {
+                return Ok(Outcome::GaveUp {
+                    reason: "time limit".into(),
+                    no_plan_below: horizon,
+                })
+            }
         };
         // Push-optimal. Now the fewest moves among plans with this many pushes.
         let moves = |plan: &[Push]| to_lurd(level, plan).map(|s| s.chars().count());
@@ -233,8 +253,10 @@ pub fn solve(
                 break false;
             }
             search.encoding.block_plan(&last);
-            let Some(other) = search.real_plan(h)? else {
-                break true;
+            let other = match search.real_plan(h, limits)? {
+                Answer::Plan(other) => other,
+                Answer::NoPlan => break true,
+                Answer::Stopped => break false,
             };
             compared += 1;
             let m = moves(&other).map_err(|e| anyhow::anyhow!("internal error: {e}"))?;
