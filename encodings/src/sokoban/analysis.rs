@@ -205,6 +205,38 @@ mod tests {
             .min()
     }
 
+    fn xsb(rows: &[&str]) -> Level {
+        let grid: Vec<Vec<crate::sokoban::Square>> = rows
+            .iter()
+            .map(|row| {
+                row.chars()
+                    .map(|c| crate::sokoban::Square {
+                        wall: c == '#',
+                        goal: matches!(c, '.' | '*' | '+'),
+                        boxed: matches!(c, '$' | '*'),
+                        player: matches!(c, '@' | '+'),
+                    })
+                    .collect()
+            })
+            .collect();
+        Level::new(&grid).unwrap()
+    }
+
+    #[test]
+    fn dead_squares_distances_and_bound_of_a_small_room() {
+        // Squares, row-major: (1,1) (1,2) (1,3) (1,4) / (2,1) (2,2) (2,3) (2,4).
+        let level = xsb(&["######", "#@$ .#", "#    #", "######"]);
+        let a = Analysis::new(&level);
+        // A box can never leave the bottom row or the left wall; the goal's own row
+        // lets it slide right onto the goal.
+        let dead: Vec<usize> = (0..level.num_cells()).filter(|&c| a.dead[c]).collect();
+        assert_eq!(dead, vec![0, 4, 5, 6, 7]);
+        assert_eq!(a.nearest_goal[1], 2);
+        assert_eq!(a.nearest_goal[2], 1);
+        assert_eq!(a.from_start[3], 2);
+        assert_eq!(a.lower_bound, Some(2));
+    }
+
     #[test]
     fn matching_agrees_with_brute_force() {
         let mut seed = 0x2545F4914F6CDD1Du64;
