@@ -61,8 +61,7 @@ impl InputError {
 /// they are read, so a wrong path to a huge file cannot exhaust memory.
 pub fn read_puzzle_file(path: &Path) -> anyhow::Result<String> {
     use anyhow::Context;
-    let meta =
-        std::fs::metadata(path).with_context(|| format!("{}: cannot open", path.display()))?;
+    let meta = std::fs::metadata(path).with_context(|| format!("{}: cannot open", path.display()))?;
     if meta.len() > MAX_INPUT_BYTES {
         anyhow::bail!(
             "{}: file is {} bytes; puzzle files are limited to {} bytes",
@@ -77,10 +76,7 @@ pub fn read_puzzle_file(path: &Path) -> anyhow::Result<String> {
             .iter()
             .filter(|&&b| b == b'\n')
             .count();
-        anyhow::anyhow!(
-            "{}:{line}: the file is not valid UTF-8 text",
-            path.display()
-        )
+        anyhow::anyhow!("{}:{line}: the file is not valid UTF-8 text", path.display())
     })
 }
 

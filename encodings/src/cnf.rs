@@ -177,10 +177,7 @@ impl Cnf {
 
     /// Adds an existing variable to the projection set.
     pub fn project(&mut self, var: Var) {
-        assert!(
-            var.index() < self.num_vars,
-            "projecting an unknown variable"
-        );
+        assert!(var.index() < self.num_vars, "projecting an unknown variable");
         self.projection.push(var);
     }
 

@@ -63,3 +63,4 @@ impl SatBackend for Varisat {
         values
     }
 }
+

@@ -205,10 +205,7 @@ mod tests {
             Uniqueness::Unique(_)
         ));
         cnf.clause([!l[2]]);
-        assert_eq!(
-            Session::new(&cnf).uniqueness().unwrap(),
-            Uniqueness::NoSolution
-        );
+        assert_eq!(Session::new(&cnf).uniqueness().unwrap(), Uniqueness::NoSolution);
         assert_eq!(Session::new(&cnf).determined().unwrap(), None);
     }
 }

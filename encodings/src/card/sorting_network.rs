@@ -69,10 +69,7 @@ mod tests {
                     v[a] = x;
                     v[b] = y;
                 }
-                assert!(
-                    v.windows(2).all(|w| w[0] >= w[1]),
-                    "size {size} bits {bits}"
-                );
+                assert!(v.windows(2).all(|w| w[0] >= w[1]), "size {size} bits {bits}");
             }
         }
     }
