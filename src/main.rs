@@ -4,11 +4,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(
-    name = "gridsat",
-    version,
-    about = "A SAT-backed solver for grid puzzles"
-)]
+#[command(name = "gridsat", version, about = "A SAT-backed solver for grid puzzles")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
