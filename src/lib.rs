@@ -5,5 +5,6 @@ pub mod count_cnf;
 pub mod dimacs;
 pub mod full_board;
 pub mod input;
+pub mod sokoban;
 pub mod solver;
 pub mod star_battle;

@@ -23,6 +23,8 @@ enum Command {
     /// Full Board: the fewest moves that roll the ball over every open cell, and every
     /// game that achieves them.
     FullBoard(gridsat::full_board::cli::Args),
+    /// Sokoban: proven push-optimal plans (fewest pushes, then fewest moves).
+    Sokoban(gridsat::sokoban::cli::Args),
     /// Count the models of a DIMACS CNF file, projected on its `c p show` line.
     CountCnf(gridsat::count_cnf::Args),
     /// Benchmarks: compare CNF encodings on one puzzle.
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Command::StarBattle(args) => gridsat::star_battle::cli::run(args),
         Command::Battleship(args) => gridsat::battleship::cli::run(args),
         Command::FullBoard(args) => gridsat::full_board::cli::run(args),
+        Command::Sokoban(args) => gridsat::sokoban::cli::run(args),
         Command::CountCnf(args) => gridsat::count_cnf::run(args),
         Command::Bench(Bench::StarBattle(args)) => gridsat::star_battle::bench::run(args),
     };

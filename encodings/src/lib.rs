@@ -9,6 +9,7 @@ pub mod card;
 pub mod cnf;
 pub mod full_board;
 pub mod grid;
+pub mod sokoban;
 pub mod star_battle;
 
 pub use card::CardEncoding;

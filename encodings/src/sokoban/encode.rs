@@ -1,0 +1,496 @@
+//! A plan of `T` pushes as CNF, grown one push at a time on the same formula.
+//!
+//! Time `t` runs from 0 (the start) to the horizon `T`; step `t` is the push that turns
+//! the position at time `t` into the one at `t + 1`. Variables:
+//! - `box_at(t, c)`: a box stands on cell `c` at time `t`. Never created for a dead
+//!   square nor for a square no box can reach in `t` pushes: such a square is empty.
+//! - `push(t, c, d)`: step `t` pushes the box on `c` in direction `d`. Created only where
+//!   the player's square behind the box and the target square are squares of the level
+//!   and the target is alive.
+//! - `reach(t, c)`: at time `t` the player can walk to `c` without moving a box.
+//!
+//! Rules, one group each: a push needs its box, a free target, and the player on the
+//! square behind the box; boxes move only by pushes (frame axioms); exactly one push per
+//! step; 2x2 blocks of boxes and walls that hold a box off a goal never occur.
+//!
+//! Reachability is the delicate rule. `reach(t, c)` requires `c` free and, unless `c`
+//! is where the player stands at time `t`, some neighbour reachable. That alone admits
+//! self-supporting cycles (two adjacent free squares vouching for each other behind a
+//! wall of boxes). They are excluded by loop clauses, added on demand exactly as ASP
+//! solvers add loop formulas: for a set `U` of squares, if any square of `U` is
+//! reachable then the player starts in `U` or some square next to `U` outside it is
+//! reachable. Every loop clause is true of real reachability, so it never removes a real
+//! plan; `unfounded_sets` finds the sets a candidate plan relies on, and the caller adds
+//! their loop clauses and solves again until the candidate's reachability is real. The
+//! loop clauses of a set hold at every time, so each learned set is added at every step,
+//! present and future.
+//!
+//! The horizon is not fixed in the clauses: the goal ("every box on a goal at time `T`")
+//! and the distance pruning that depends on `T` hang on an activation literal per
+//! horizon, passed to the solver as an assumption. Growing the horizon only adds clauses.
+
+use super::analysis::{pushable, Analysis, UNREACHABLE};
+use super::{Dir, Level, Push};
+use crate::card::CardEncoding;
+use crate::cnf::{Cnf, Lit};
+
+/// A horizon `T`: assume `goal` to ask for a plan of exactly `T` pushes.
+#[derive(Copy, Clone, Debug)]
+pub struct Horizon {
+    pub pushes: usize,
+    pub goal: Lit,
+}
+
+pub struct PlanEncoding<'a> {
+    level: &'a Level,
+    analysis: &'a Analysis,
+    cnf: Cnf,
+    /// `box_at[t][c]`; `None` where the square is certainly empty.
+    box_at: Vec<Vec<Option<Lit>>>,
+    /// `reach[t][c]`, for every time that has a push step.
+    reach: Vec<Vec<Lit>>,
+    /// The pushes of each step, with their literals.
+    pushes: Vec<Vec<(Push, Lit)>>,
+    /// `pushed_from[t][c]`: the pushes of step `t` that leave the player on `c`.
+    pushed_from: Vec<Vec<Vec<Lit>>>,
+    /// 2x2 blocks that freeze their boxes, unless all of the block's squares are goals.
+    freeze_blocks: Vec<Vec<usize>>,
+    /// Every unfounded set learned so far.
+    loops: Vec<Vec<usize>>,
+    /// `waste[t]`: unary digits of the waste of step `t` (see `horizon`).
+    waste: Vec<Vec<Lit>>,
+}
+
+/// Waste beyond this per push is counted as this much: undercounting only weakens the
+/// budget, it never makes it wrong.
+const MAX_COUNTED_WASTE: u32 = 6;
+
+impl<'a> PlanEncoding<'a> {
+    /// The start position (time 0), with no push step yet.
+    pub fn new(level: &'a Level, analysis: &'a Analysis) -> PlanEncoding<'a> {
+        let mut cnf = Cnf::new();
+        cnf.begin_group("start");
+        let start: Vec<Option<Lit>> = (0..level.num_cells())
+            .map(|c| {
+                level.boxes().contains(&c).then(|| {
+                    let lit = cnf.primary_var().positive();
+                    cnf.clause([lit]);
+                    lit
+                })
+            })
+            .collect();
+        cnf.end_group();
+        PlanEncoding {
+            level,
+            analysis,
+            cnf,
+            box_at: vec![start],
+            reach: Vec::new(),
+            pushes: Vec::new(),
+            pushed_from: Vec::new(),
+            freeze_blocks: freeze_blocks(level, analysis),
+            loops: short_cycles(level),
+            waste: Vec::new(),
+        }
+    }
+
+    pub fn cnf(&self) -> &Cnf {
+        &self.cnf
+    }
+
+    /// How many unfounded sets have been learned.
+    pub fn loops(&self) -> usize {
+        self.loops.len()
+    }
+
+    /// How many push steps are encoded.
+    pub fn steps(&self) -> usize {
+        self.pushes.len()
+    }
+
+    /// Adds push steps until there are `horizon` of them.
+    pub fn extend_to(&mut self, horizon: usize) {
+        while self.pushes.len() < horizon {
+            self.add_step();
+        }
+    }
+
+    fn add_step(&mut self) {
+        let t = self.pushes.len();
+        let n = self.level.num_cells();
+        let cnf = &mut self.cnf;
+
+        cnf.begin_group(&format!("step {t}: variables"));
+        let next: Vec<Option<Lit>> = (0..n)
+            .map(|c| {
+                let possible =
+                    !self.analysis.dead[c] && self.analysis.from_start[c] as usize <= t + 1;
+                possible.then(|| cnf.primary_var().positive())
+            })
+            .collect();
+        let reach: Vec<Lit> = (0..n).map(|_| cnf.fresh_lit()).collect();
+        let now = &self.box_at[t];
+        let mut pushes = Vec::new();
+        for c in (0..n).filter(|&c| now[c].is_some()) {
+            for dir in Dir::ALL {
+                if let Some(target) = pushable(self.level, c, dir) {
+                    if next[target].is_some() {
+                        pushes.push((Push { from: c, dir }, cnf.fresh_lit()));
+                    }
+                }
+            }
+        }
+
+        cnf.begin_group(&format!(
+            "step {t}: a push needs its box, a free target and the player behind"
+        ));
+        for &(push, p) in &pushes {
+            let target = pushable(self.level, push.from, push.dir).expect("push was pushable");
+            let behind = self
+                .level
+                .neighbour(push.from, push.dir.opposite())
+                .expect("push was pushable");
+            cnf.implies(p, now[push.from].expect("push has a box"));
+            if let Some(b) = now[target] {
+                cnf.implies(p, !b);
+            }
+            cnf.implies(p, reach[behind]);
+            cnf.implies(p, next[target].expect("push has a target"));
+            if let Some(b) = next[push.from] {
+                cnf.implies(p, !b);
+            }
+        }
+
+        cnf.begin_group(&format!("step {t}: boxes move only when pushed"));
+        let mut pushed_from = vec![Vec::new(); n];
+        let mut pushed_into = vec![Vec::new(); n];
+        for &(push, p) in &pushes {
+            pushed_from[push.from].push(p);
+            let target = pushable(self.level, push.from, push.dir).expect("push was pushable");
+            pushed_into[target].push(p);
+        }
+        for c in 0..n {
+            if let Some(b) = now[c] {
+                // A box leaves only by a push.
+                let mut clause = vec![!b];
+                clause.extend(next[c]);
+                clause.extend(pushed_from[c].iter().copied());
+                cnf.clause(clause);
+            }
+            if let Some(b) = next[c] {
+                // A box arrives only by a push.
+                let mut clause = vec![!b];
+                clause.extend(now[c]);
+                clause.extend(pushed_into[c].iter().copied());
+                cnf.clause(clause);
+            }
+        }
+
+        cnf.begin_group(&format!("step {t}: exactly one push"));
+        let lits: Vec<Lit> = pushes.iter().map(|&(_, p)| p).collect();
+        cnf.clause(lits.iter().copied());
+        CardEncoding::SequentialCounter.at_most(cnf, &lits, 1);
+
+        cnf.begin_group(&format!(
+            "step {t}: the player walks on free squares from where it stands"
+        ));
+        for c in 0..n {
+            if let Some(b) = now[c] {
+                cnf.implies(reach[c], !b);
+            }
+            if t == 0 && c == self.level.player() {
+                continue;
+            }
+            let mut clause = vec![!reach[c]];
+            if t > 0 {
+                clause.extend(self.pushed_from[t - 1][c].iter().copied());
+            }
+            clause.extend(
+                Dir::ALL
+                    .iter()
+                    .filter_map(|&d| self.level.neighbour(c, d))
+                    .map(|m| reach[m]),
+            );
+            cnf.clause(clause);
+        }
+
+        cnf.begin_group(&format!("step {t}: waste of the push"));
+        // A push moves its box at most one push closer to its nearest goal, so
+        // `1 + nearest(target) - nearest(from) >= 0` pushes of this step are wasted.
+        let nearest = &self.analysis.nearest_goal;
+        let waste_of = |push: &Push| -> u32 {
+            let target = pushable(self.level, push.from, push.dir).expect("push was pushable");
+            if nearest[push.from] == UNREACHABLE {
+                return 0;
+            }
+            (1 + nearest[target])
+                .saturating_sub(nearest[push.from])
+                .min(MAX_COUNTED_WASTE)
+        };
+        let most = pushes.iter().map(|(p, _)| waste_of(p)).max().unwrap_or(0);
+        let digits: Vec<Lit> = (1..=most)
+            .map(|k| {
+                let digit = cnf.fresh_lit();
+                for (push, p) in &pushes {
+                    if waste_of(push) >= k {
+                        cnf.implies(*p, digit);
+                    }
+                }
+                digit
+            })
+            .collect();
+
+        cnf.begin_group(&format!("step {t}: no frozen 2x2 block off the goals"));
+        for block in &self.freeze_blocks {
+            let lits: Option<Vec<Lit>> = block.iter().map(|&c| next[c]).collect();
+            if let Some(lits) = lits {
+                cnf.clause(lits.into_iter().map(|l| !l));
+            }
+        }
+        cnf.end_group();
+
+        self.box_at.push(next);
+        self.reach.push(reach);
+        self.pushes.push(pushes);
+        self.pushed_from.push(pushed_from);
+        self.waste.push(digits);
+        for i in 0..self.loops.len() {
+            self.add_loop_clauses(t, i);
+        }
+    }
+
+    /// Where the player may stand at time `t` without walking: `None` when it certainly
+    /// stands on `cell` (the start), else the pushes that leave it there.
+    fn sources(&self, t: usize, cell: usize) -> Option<&[Lit]> {
+        if t == 0 {
+            (cell != self.level.player()).then_some(&[][..])
+        } else {
+            Some(&self.pushed_from[t - 1][cell])
+        }
+    }
+
+    fn add_loop_clauses(&mut self, t: usize, loop_index: usize) {
+        let set = &self.loops[loop_index];
+        let mut inside = vec![false; self.level.num_cells()];
+        for &c in set {
+            inside[c] = true;
+        }
+        let mut support = Vec::new();
+        for &c in set {
+            match self.sources(t, c) {
+                None => return,
+                Some(lits) => support.extend_from_slice(lits),
+            }
+        }
+        let mut border: Vec<usize> = set
+            .iter()
+            .flat_map(|&c| Dir::ALL.map(|d| self.level.neighbour(c, d)))
+            .flatten()
+            .filter(|&m| !inside[m])
+            .collect();
+        border.sort_unstable();
+        border.dedup();
+        support.extend(border.iter().map(|&m| self.reach[t][m]));
+        self.cnf.begin_group(&format!("step {t}: loop clauses"));
+        for &c in set {
+            let clause = std::iter::once(!self.reach[t][c]).chain(support.iter().copied());
+            self.cnf.clause(clause);
+        }
+        self.cnf.end_group();
+    }
+
+    /// Learns that the squares of `set` cannot vouch for each other: adds its loop
+    /// clauses at every step, now and later.
+    pub fn forbid_unfounded(&mut self, set: Vec<usize>) {
+        self.loops.push(set);
+        let index = self.loops.len() - 1;
+        for t in 0..self.pushes.len() {
+            self.add_loop_clauses(t, index);
+        }
+    }
+
+    /// The activation literal of horizon `horizon` (steps must exist): assuming it asks
+    /// for every box on a goal at time `horizon`, and prunes boxes that could not reach a
+    /// goal in the pushes left.
+    pub fn horizon(&mut self, horizon: usize) -> Horizon {
+        assert!(horizon <= self.pushes.len(), "extend_to(horizon) first");
+        let goal = self.cnf.fresh_lit();
+        self.cnf
+            .begin_group(&format!("horizon {horizon}: every box on a goal"));
+        for (t, boxes) in self.box_at.iter().enumerate().take(horizon + 1) {
+            let left = horizon - t;
+            for (c, b) in boxes.iter().enumerate() {
+                let Some(b) = *b else { continue };
+                let too_far = self.analysis.nearest_goal[c] == UNREACHABLE
+                    || self.analysis.nearest_goal[c] as usize > left;
+                if too_far {
+                    self.cnf.clause([!goal, !b]);
+                }
+            }
+        }
+        // The waste budget: the boxes start `distance` pushes from their nearest goals,
+        // each push gains at most one, so a plan of `horizon` pushes wastes at most
+        // `horizon - distance` of them.
+        self.cnf
+            .begin_group(&format!("horizon {horizon}: waste budget"));
+        let distance: u32 = self
+            .level
+            .boxes()
+            .iter()
+            .map(|&b| self.analysis.nearest_goal[b])
+            .fold(0u32, |a, d| a.saturating_add(d));
+        match (horizon as u64).checked_sub(u64::from(distance)) {
+            None => self.cnf.clause([!goal]),
+            Some(budget) => {
+                let digits: Vec<Lit> = self.waste[..horizon].iter().flatten().copied().collect();
+                let budget = budget as usize;
+                if budget < digits.len() {
+                    let counter = CardEncoding::SequentialCounter.unary_counter(
+                        &mut self.cnf,
+                        &digits,
+                        budget + 1,
+                    );
+                    self.cnf.clause([!goal, !counter[budget]]);
+                }
+            }
+        }
+        self.cnf.end_group();
+        Horizon {
+            pushes: horizon,
+            goal,
+        }
+    }
+
+    /// The pushes of a satisfying assignment, one per step up to `horizon`.
+    pub fn decode(&self, values: &[bool], horizon: usize) -> Vec<Push> {
+        (0..horizon)
+            .map(|t| {
+                self.pushes[t]
+                    .iter()
+                    .find(|(_, p)| p.eval(values))
+                    .map(|&(push, _)| push)
+                    .expect("exactly one push per step")
+            })
+            .collect()
+    }
+
+    /// A clause that rules out this exact sequence of pushes.
+    pub fn block_plan(&mut self, plan: &[Push]) {
+        let clause: Vec<Lit> = plan
+            .iter()
+            .enumerate()
+            .map(|(t, push)| {
+                let (_, p) = self.pushes[t]
+                    .iter()
+                    .find(|(q, _)| q == push)
+                    .expect("push of a decoded plan");
+                !*p
+            })
+            .collect();
+        self.cnf.clause(clause);
+    }
+
+    /// The sets of squares an assignment calls reachable though the player cannot walk
+    /// there (one per time and connected component). Empty when the plan is real.
+    pub fn unfounded_sets(&self, values: &[bool], horizon: usize) -> Vec<Vec<usize>> {
+        let n = self.level.num_cells();
+        let mut sets = Vec::new();
+        let mut player = self.level.player();
+        for t in 0..horizon {
+            let blocked: Vec<bool> = self.box_at[t]
+                .iter()
+                .map(|b| b.is_some_and(|b| b.eval(values)))
+                .collect();
+            let mut walkable = vec![false; n];
+            let mut stack = vec![player];
+            walkable[player] = true;
+            while let Some(c) = stack.pop() {
+                for d in Dir::ALL {
+                    if let Some(m) = self.level.neighbour(c, d) {
+                        if !walkable[m] && !blocked[m] {
+                            walkable[m] = true;
+                            stack.push(m);
+                        }
+                    }
+                }
+            }
+            let unfounded: Vec<bool> = (0..n)
+                .map(|c| self.reach[t][c].eval(values) && !walkable[c])
+                .collect();
+            let mut seen = vec![false; n];
+            for c in 0..n {
+                if !unfounded[c] || seen[c] {
+                    continue;
+                }
+                let mut component = vec![c];
+                seen[c] = true;
+                let mut i = 0;
+                while i < component.len() {
+                    let x = component[i];
+                    i += 1;
+                    for d in Dir::ALL {
+                        if let Some(m) = self.level.neighbour(x, d) {
+                            if unfounded[m] && !seen[m] {
+                                seen[m] = true;
+                                component.push(m);
+                            }
+                        }
+                    }
+                }
+                component.sort_unstable();
+                sets.push(component);
+            }
+            if let Some(&(push, _)) = self.pushes[t].iter().find(|(_, p)| p.eval(values)) {
+                player = push.from;
+            }
+        }
+        sets.sort();
+        sets.dedup();
+        sets
+    }
+}
+
+/// The shortest self-supporting cycles, learned up front because nearly every candidate
+/// plan would otherwise lean on one: two neighbouring squares, and 2x2 blocks of squares.
+fn short_cycles(level: &Level) -> Vec<Vec<usize>> {
+    let mut sets = Vec::new();
+    for c in 0..level.num_cells() {
+        for dir in [Dir::Right, Dir::Down] {
+            if let Some(n) = level.neighbour(c, dir) {
+                sets.push(vec![c, n]);
+            }
+        }
+        let block = level.neighbour(c, Dir::Right).and_then(|r| {
+            let d = level.neighbour(c, Dir::Down)?;
+            let rd = level.neighbour(r, Dir::Down)?;
+            Some(vec![c, r, d, rd])
+        });
+        sets.extend(block);
+    }
+    sets
+}
+
+/// Every 2x2 block whose squares are walls or live squares, with at least one square
+/// that is not a goal: boxes filling its live squares could never move again.
+fn freeze_blocks(level: &Level, analysis: &Analysis) -> Vec<Vec<usize>> {
+    use crate::grid::Cell;
+    let mut blocks = Vec::new();
+    for r in 0..level.rows().saturating_sub(1) {
+        'block: for c in 0..level.cols().saturating_sub(1) {
+            let mut cells = Vec::new();
+            for pos in [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)] {
+                let pos = Cell::new(pos.0, pos.1);
+                match level.cell_at(pos) {
+                    Some(cell) if !analysis.dead[cell] => cells.push(cell),
+                    Some(_) => continue 'block,
+                    None if level.is_wall(pos) => {}
+                    None => continue 'block,
+                }
+            }
+            if !cells.is_empty() && !cells.iter().all(|&cell| level.is_goal(cell)) {
+                blocks.push(cells);
+            }
+        }
+    }
+    blocks
+}

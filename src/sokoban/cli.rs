@@ -1,0 +1,303 @@
+//! `gridsat sokoban`: push-optimal plans for one level or every level of a file.
+
+use super::parse::{parse_levels, Format, LevelEntry};
+use super::plan::to_lurd;
+use super::render::board_lines;
+use super::simulate::replay;
+use super::solve::{solve_with_deadline, EncodingSize};
+use super::{bfs, Limits, Outcome};
+use crate::input::{read_puzzle_file, InputError};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Exit status when every level was solved.
+pub const EXIT_SOLVED: u8 = 0;
+/// Exit status when a level is proven unsolvable (and none gave up).
+pub const EXIT_UNSOLVABLE: u8 = 1;
+/// Exit status when the search gave up on a level (time or size limit).
+pub const EXIT_GAVE_UP: u8 = 3;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    /// SAT encoding with a growing horizon (proves push-optimality).
+    Sat,
+    /// Plain breadth-first search over pushes (the baseline).
+    Bfs,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Json,
+}
+
+const AFTER_HELP: &str = "\
+Outcomes and exit statuses:
+  0  every level solved; pushes are proven minimal
+  1  some level proven unsolvable (the reason is printed)
+  3  gave up on some level at --timeout, --max-pushes or a size limit, printing the
+     bound proven so far (\"no plan with fewer than 31 pushes\")
+  2  bad input (FILE:LINE: level N: problem) or an internal error
+
+Examples:
+  gridsat sokoban examples/sokoban/microban-1-10.xsb --level 3
+  gridsat sokoban examples/sokoban/seed.txt --boards
+  gridsat sokoban levels.xsb --timeout 60 --format json
+  gridsat sokoban levels.xsb --level 5 --method bfs";
+
+/// Finds push-optimal Sokoban plans (fewest pushes, then fewest moves among those).
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// Level file: XSB (many levels, `;` titles, blank lines between) or the seed's digit map.
+    pub input: std::path::PathBuf,
+    /// Solve only level N (1-based); default every level of the file.
+    #[arg(long, value_name = "N")]
+    pub level: Option<usize>,
+    /// Input format.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub input_format: Format,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: OutputFormat,
+    /// Print the board at the start and after every push.
+    #[arg(long)]
+    pub boards: bool,
+    /// Give up on a level after this many seconds, reporting the bound proven so far.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Search method.
+    #[arg(long, value_enum, default_value = "sat")]
+    pub method: Method,
+    /// SAT: give up when the formula exceeds this many clauses.
+    #[arg(long, default_value_t = 5_000_000)]
+    pub max_clauses: usize,
+    /// Breadth-first search: give up after storing this many positions.
+    #[arg(long, default_value_t = 5_000_000)]
+    pub max_states: usize,
+    /// Give up rather than look for plans with more pushes than this.
+    #[arg(long, value_name = "N")]
+    pub max_pushes: Option<usize>,
+    /// SAT: compare at most this many push-optimal plans for the fewest moves.
+    #[arg(long, default_value_t = 1000)]
+    pub max_plans: usize,
+}
+
+/// Everything reported about one level.
+#[derive(Debug, serde::Serialize)]
+pub struct LevelReport {
+    pub level: usize,
+    pub title: Option<String>,
+    /// "solved", "unsolvable" or "gave-up".
+    pub outcome: &'static str,
+    pub method: &'static str,
+    /// Total time on the level.
+    pub seconds: f64,
+    /// Time until a plan was proven push-optimal (before the search for fewer moves).
+    pub push_seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lurd: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pushes: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<usize>,
+    pub push_optimal: bool,
+    /// Fewest moves among the push-optimal plans, proven.
+    pub moves_minimal: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Proven: no plan has fewer pushes.
+    pub no_plan_below: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<EncodingSize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub boards: Option<Vec<Vec<String>>>,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let text = read_puzzle_file(&args.input)?;
+    let entries = parse_levels(&text, args.input_format, args.level)
+        .map_err(|e| InputError::new(&args.input, e))?;
+    let mut worst = EXIT_SOLVED;
+    let mut reports = Vec::new();
+    for entry in &entries {
+        let report = solve_level(entry, args)?;
+        let code = match report.outcome {
+            "solved" => EXIT_SOLVED,
+            "unsolvable" => EXIT_UNSOLVABLE,
+            _ => EXIT_GAVE_UP,
+        };
+        worst = match (worst, code) {
+            (EXIT_GAVE_UP, _) | (_, EXIT_GAVE_UP) => EXIT_GAVE_UP,
+            (a, b) => a.max(b),
+        };
+        if args.format == OutputFormat::Text {
+            print!("{}", text_report(&report));
+        }
+        reports.push(report);
+    }
+    if args.format == OutputFormat::Json {
+        println!("{}", serde_json::to_string_pretty(&reports)?);
+    }
+    Ok(ExitCode::from(worst))
+}
+
+fn solve_level(entry: &LevelEntry, args: &Args) -> anyhow::Result<LevelReport> {
+    let level = &entry.level;
+    let started = Instant::now();
+    let limits = Limits {
+        deadline: args
+            .timeout
+            .map(|s| started + Duration::from_secs_f64(s.max(0.0))),
+        max_states: args.max_states,
+        max_clauses: args.max_clauses,
+        max_pushes: args.max_pushes,
+        max_plans: args.max_plans.max(1),
+        ..Limits::default()
+    };
+    let (outcome, encoding, push_seconds) = match args.method {
+        Method::Sat => {
+            let (o, size, first) = solve_with_deadline(level, &limits)?;
+            (o, Some(size), first)
+        }
+        Method::Bfs => (bfs::search(level, &limits), None, None),
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    // The breadth-first search proves push-optimality when it stops.
+    let push_seconds =
+        push_seconds.or_else(|| matches!(outcome, Outcome::Solved(_)).then_some(seconds));
+    let mut report = LevelReport {
+        level: entry.number,
+        title: entry.title.clone(),
+        outcome: "",
+        method: match args.method {
+            Method::Sat => "sat",
+            Method::Bfs => "bfs",
+        },
+        seconds,
+        push_seconds,
+        lurd: None,
+        pushes: None,
+        moves: None,
+        push_optimal: false,
+        moves_minimal: false,
+        reason: None,
+        no_plan_below: None,
+        encoding,
+        boards: None,
+    };
+    match outcome {
+        Outcome::Solved(solution) => {
+            let lurd = to_lurd(level, &solution.pushes)
+                .map_err(|e| anyhow::anyhow!("internal error: level {}: {e}", entry.number))?;
+            // The referee has the last word: a plan it rejects is never printed.
+            let replayed = replay(level, &lurd).map_err(|e| {
+                anyhow::anyhow!(
+                    "internal error: level {}: the plan {lurd} fails the replay: {e}",
+                    entry.number
+                )
+            })?;
+            if replayed.pushes != solution.pushes.len() {
+                anyhow::bail!(
+                    "internal error: level {}: push count changed in replay",
+                    entry.number
+                );
+            }
+            report.outcome = "solved";
+            report.pushes = Some(replayed.pushes);
+            report.moves = Some(replayed.moves);
+            report.push_optimal = solution.push_optimal;
+            report.moves_minimal = solution.moves_minimal;
+            report.no_plan_below = Some(replayed.pushes);
+            if args.boards {
+                report.boards = Some(
+                    replayed
+                        .boards
+                        .iter()
+                        .map(|b| board_lines(level, b))
+                        .collect(),
+                );
+            }
+            report.lurd = Some(lurd);
+        }
+        Outcome::Unsolvable { reason } => {
+            report.outcome = "unsolvable";
+            report.reason = Some(reason);
+        }
+        Outcome::GaveUp {
+            reason,
+            no_plan_below,
+        } => {
+            report.outcome = "gave-up";
+            report.reason = Some(reason);
+            report.no_plan_below = Some(no_plan_below);
+        }
+    }
+    Ok(report)
+}
+
+fn text_report(r: &LevelReport) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let title = r
+        .title
+        .as_ref()
+        .map(|t| format!(" ({t})"))
+        .unwrap_or_default();
+    let _ = write!(out, "level {}{title}: ", r.level);
+    match r.outcome {
+        "solved" => {
+            let pushes = r.pushes.unwrap_or(0);
+            let moves = r.moves.unwrap_or(0);
+            let _ = writeln!(
+                out,
+                "solved in {:.2} s (push-optimal after {:.2} s)",
+                r.seconds,
+                r.push_seconds.unwrap_or(r.seconds)
+            );
+            let push_status = if r.push_optimal {
+                "proven push-optimal"
+            } else {
+                "not proven optimal"
+            };
+            let _ = writeln!(out, "pushes: {pushes} ({push_status})");
+            let move_status = if r.moves_minimal {
+                "proven fewest among plans with this many pushes"
+            } else {
+                "not proven fewest"
+            };
+            let _ = writeln!(out, "moves: {moves} ({move_status})");
+            let _ = writeln!(out, "plan: {}", r.lurd.as_deref().unwrap_or(""));
+        }
+        "unsolvable" => {
+            let _ = writeln!(
+                out,
+                "proven unsolvable: {}",
+                r.reason.as_deref().unwrap_or("")
+            );
+        }
+        _ => {
+            let _ = writeln!(
+                out,
+                "gave up after {:.2} s ({}): no plan with fewer than {} pushes",
+                r.seconds,
+                r.reason.as_deref().unwrap_or(""),
+                r.no_plan_below.unwrap_or(0)
+            );
+        }
+    }
+    if let Some(boards) = &r.boards {
+        for (i, board) in boards.iter().enumerate() {
+            if i == 0 {
+                let _ = writeln!(out, "start:");
+            } else {
+                let _ = writeln!(out, "after push {i}:");
+            }
+            for line in board {
+                let _ = writeln!(out, "{line}");
+            }
+        }
+    }
+    out.push('\n');
+    out
+}

@@ -1,0 +1,360 @@
+//! Sokoban end to end: known push-optimal counts, SAT against an independent
+//! breadth-first search on random small levels, unsolvable levels, both input formats,
+//! bad inputs, and the command line's outputs and exit statuses.
+
+use gridsat::sokoban::parse::{parse_levels, Format};
+use gridsat::sokoban::plan::to_lurd;
+use gridsat::sokoban::simulate::replay;
+use gridsat::sokoban::{bfs, solve, Limits, Outcome};
+use gridsat_encodings::sokoban::{Level, Square};
+use std::process::Command;
+
+const MICROBAN_1_10: &str = include_str!("../examples/sokoban/microban-1-10.xsb");
+const SEED: &str = include_str!("../examples/sokoban/seed.txt");
+const CORRIDOR: &str = include_str!("../examples/sokoban/unsolvable.xsb");
+
+fn level(text: &str, n: usize) -> Level {
+    parse_levels(text, Format::Auto, Some(n)).unwrap()[0]
+        .level
+        .clone()
+}
+
+fn sat(level: &Level, limits: &Limits) -> Outcome {
+    solve::solve(level, limits, &mut |_| {}).unwrap()
+}
+
+/// Pushes of a solved outcome, after checking the plan with the referee.
+fn verified_pushes(level: &Level, outcome: &Outcome) -> Option<usize> {
+    match outcome {
+        Outcome::Solved(s) => {
+            let lurd = to_lurd(level, &s.pushes).unwrap();
+            let replayed = replay(level, &lurd).unwrap();
+            assert_eq!(replayed.pushes, s.pushes.len());
+            Some(replayed.pushes)
+        }
+        _ => None,
+    }
+}
+
+#[test]
+fn first_microban_levels_have_their_known_push_counts() {
+    let known = [8, 3, 13, 7, 6, 29, 6, 32, 10, 21];
+    let limits = Limits {
+        max_plans: 1,
+        ..Limits::default()
+    };
+    for (i, &pushes) in known.iter().enumerate() {
+        let level = level(MICROBAN_1_10, i + 1);
+        assert_eq!(
+            verified_pushes(&level, &bfs::search(&level, &limits)),
+            Some(pushes),
+            "bfs, level {}",
+            i + 1
+        );
+        // Level 8 needs about ten seconds of SAT time; the benchmark covers it.
+        if i + 1 != 8 {
+            let outcome = sat(&level, &limits);
+            assert_eq!(
+                verified_pushes(&level, &outcome),
+                Some(pushes),
+                "sat, level {}",
+                i + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn fewest_moves_among_push_optimal_plans_on_level_1() {
+    // Level 1: 8 pushes; the fewest moves over all plans is 33, and a plan with 8 pushes
+    // achieves it, so the fewest among push-optimal plans must be exactly 33.
+    let level = level(MICROBAN_1_10, 1);
+    let Outcome::Solved(s) = sat(&level, &Limits::default()) else {
+        panic!("level 1 is solvable")
+    };
+    assert!(s.push_optimal && s.moves_minimal);
+    assert_eq!(to_lurd(&level, &s.pushes).unwrap().len(), 33);
+}
+
+/// A deterministic generator (xorshift) so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A random walled room of 4x4 to 5x5 inside squares with scattered walls, 1 or 2
+/// boxes and as many goals; `None` when the draw is not a level.
+fn random_level(rng: &mut Rng) -> Option<Level> {
+    let rows = 4 + rng.below(2);
+    let cols = 4 + rng.below(2);
+    let mut grid = vec![vec![Square::default(); cols + 2]; rows + 2];
+    for (r, row) in grid.iter_mut().enumerate() {
+        for (c, sq) in row.iter_mut().enumerate() {
+            sq.wall = r == 0 || c == 0 || r == rows + 1 || c == cols + 1 || rng.below(9) == 0;
+        }
+    }
+    let mut free: Vec<(usize, usize)> = (1..=rows)
+        .flat_map(|r| (1..=cols).map(move |c| (r, c)))
+        .filter(|&(r, c)| !grid[r][c].wall)
+        .collect();
+    let boxes = 1 + rng.below(2);
+    if free.len() < 2 * boxes + 2 {
+        return None;
+    }
+    // Boxes start off the room's edge, where most squares are dead.
+    let mut inner: Vec<(usize, usize)> = free
+        .iter()
+        .copied()
+        .filter(|&(r, c)| r > 1 && c > 1 && r < rows && c < cols)
+        .collect();
+    if inner.len() < boxes {
+        return None;
+    }
+    for _ in 0..boxes {
+        let (r, c) = inner.swap_remove(rng.below(inner.len()));
+        free.retain(|&f| f != (r, c));
+        grid[r][c].boxed = true;
+    }
+    let mut take = |rng: &mut Rng| free.swap_remove(rng.below(free.len()));
+    for _ in 0..boxes {
+        let (r, c) = take(rng);
+        grid[r][c].goal = true;
+    }
+    // Now and then a box starts on a goal.
+    if rng.below(5) == 0 {
+        let (r, c) = take(rng);
+        grid[r][c].boxed = true;
+        grid[r][c].goal = true;
+    }
+    let (r, c) = take(rng);
+    grid[r][c].player = true;
+    Level::new(&grid).ok()
+}
+
+#[test]
+fn sat_agrees_with_breadth_first_search_on_random_levels() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let limits = Limits {
+        max_pushes: Some(14),
+        max_plans: 1,
+        ..Limits::default()
+    };
+    let (mut solved, mut unsolved, mut checked) = (0, 0, 0);
+    while checked < 300 {
+        let Some(level) = random_level(&mut rng) else {
+            continue;
+        };
+        checked += 1;
+        let by_bfs = bfs::search(&level, &limits);
+        let by_sat = sat(&level, &limits);
+        let (b, s) = (
+            verified_pushes(&level, &by_bfs),
+            verified_pushes(&level, &by_sat),
+        );
+        match (&by_bfs, &by_sat) {
+            (Outcome::Solved(_), _) => {
+                solved += 1;
+                assert_eq!(s, b, "{level:?}");
+            }
+            // BFS proved there is no plan (at all, or within the push limit): SAT must
+            // not find one, nor claim a bound the push limit does not allow.
+            (Outcome::Unsolvable { .. }, Outcome::Unsolvable { .. }) => unsolved += 1,
+            (
+                Outcome::Unsolvable { .. } | Outcome::GaveUp { .. },
+                Outcome::GaveUp { no_plan_below, .. },
+            ) => {
+                unsolved += 1;
+                assert_eq!(*no_plan_below, 15, "{level:?}");
+            }
+            (_, other) => panic!("bfs {by_bfs:?}, sat {other:?} on {level:?}"),
+        }
+    }
+    // The generator must exercise both sides.
+    assert!(
+        solved > 40 && unsolved > 10,
+        "{solved} solved, {unsolved} unsolved"
+    );
+}
+
+#[test]
+fn unsolvable_levels_are_proven_so_and_say_why() {
+    // A box in a corner off the goals: a dead square.
+    let corner = "#####\n#$ .#\n#  @#\n#####\n";
+    match sat(&level(corner, 1), &Limits::default()) {
+        Outcome::Unsolvable { reason } => {
+            assert!(reason.contains("row 2, column 2"), "{reason}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // The corridor: nothing static helps; the exhaustive arguments do.
+    let corridor = level(CORRIDOR, 1);
+    match sat(&corridor, &Limits::default()) {
+        Outcome::Unsolvable { reason } => assert!(reason.contains("never repeats"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    match bfs::search(&corridor, &Limits::default()) {
+        Outcome::Unsolvable { reason } => assert!(reason.contains("visited all"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn both_formats_read_the_same_level() {
+    let xsb = "#######\n#. * .#\n#  $  #\n#*$ $*#\n# .$. #\n#@ *  #\n#######\n";
+    assert_eq!(level(SEED, 1), level(xsb, 1));
+    assert_eq!(parse_levels(SEED, Format::Digits, None).unwrap().len(), 1);
+    let seed = level(SEED, 1);
+    let limits = Limits::default();
+    assert_eq!(
+        verified_pushes(&seed, &sat(&seed, &limits)),
+        verified_pushes(&seed, &bfs::search(&seed, &limits))
+    );
+}
+
+#[test]
+fn multi_level_files_keep_titles_and_numbers() {
+    let text = "; My set\n\n; 1\n\n#####\n#@$.#\n#####\n\n'Duh!'\n\n#####\n#.$@#\n#####\nTitle: Second\n\n";
+    let levels = parse_levels(text, Format::Auto, None).unwrap();
+    assert_eq!(levels.len(), 2);
+    assert_eq!(levels[0].title.as_deref(), Some("1"));
+    assert_eq!(levels[0].first_line, 5);
+    assert_eq!(levels[1].title.as_deref(), Some("'Duh!'"));
+    assert_eq!(levels[1].number, 2);
+    let second = parse_levels(text, Format::Auto, Some(2)).unwrap();
+    assert_eq!(second.len(), 1);
+    assert_eq!(second[0].level, levels[1].level);
+    let crlf = text.replace('\n', "\r\n");
+    assert_eq!(parse_levels(&crlf, Format::Auto, None).unwrap().len(), 2);
+}
+
+#[test]
+fn bad_inputs_name_the_level_and_line() {
+    let cases: &[(&str, usize, &str)] = &[
+        ("#####\n#$ .#\n#####\n", 1, "level 1: no player"),
+        (
+            "#####\n#@$.#\n#@  #\n#####\n",
+            3,
+            "level 1: a second player",
+        ),
+        (
+            "######\n#@$$.#\n######\n",
+            1,
+            "fewer goals (1) than boxes (2)",
+        ),
+        (
+            "#####\n#@$.#\n# X #\n#####\n",
+            3,
+            "level 1: 'X' at column 3",
+        ),
+        (
+            "#####\n#@$.\n#####\n",
+            2,
+            "level 1: the level is not closed",
+        ),
+        ("88888\n84217\n88888\n", 2, "level 1: '7' at column 5"),
+        (
+            "; a\n\n#####\n#@$.#\n#####\n\n#####\n#@$.#\n# #\n",
+            9,
+            "level 2: the level is not closed",
+        ),
+    ];
+    for &(text, line, needle) in cases {
+        let err = parse_levels(text, Format::Auto, None).unwrap_err();
+        assert_eq!(err.line, line, "{text:?}: {err}");
+        assert!(err.message.contains(needle), "{text:?}: {err}");
+    }
+    let err = parse_levels("#####\n#@$.#\n#####\n", Format::Auto, Some(2)).unwrap_err();
+    assert!(err.message.contains("no level 2"), "{err}");
+}
+
+fn gridsat(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gridsat"))
+        .arg("sokoban")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn command_line_outcomes_have_distinct_exit_statuses() {
+    let (code, out, _) = gridsat(&["examples/sokoban/microban-1-10.xsb", "--level", "2"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("pushes: 3 (proven push-optimal)"), "{out}");
+    assert!(out.contains("moves: 16"), "{out}");
+
+    let (code, out, _) = gridsat(&["examples/sokoban/unsolvable.xsb", "--method", "bfs"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("proven unsolvable"), "{out}");
+
+    let args = [
+        "examples/sokoban/microban-1-10.xsb",
+        "--level",
+        "3",
+        "--max-pushes",
+        "10",
+    ];
+    let (code, out, _) = gridsat(&args);
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("no plan with fewer than 11 pushes"), "{out}");
+
+    let (code, _, err) = gridsat(&["examples/sokoban/microban-1-10.xsb", "--level", "11"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("there is no level 11"), "{err}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.xsb");
+    std::fs::write(&bad, "; 1\n\n#####\n#@$.#\n#@  #\n#####\n").unwrap();
+    let (code, _, err) = gridsat(&[bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.xsb:5: level 1: a second player"), "{err}");
+}
+
+#[test]
+fn json_and_boards_show_the_replayed_plan() {
+    let (code, out, _) = gridsat(&[
+        "examples/sokoban/microban-1-10.xsb",
+        "--level",
+        "1",
+        "--format",
+        "json",
+        "--boards",
+    ]);
+    assert_eq!(code, 0);
+    let reports: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let r = &reports[0];
+    assert_eq!(r["outcome"], "solved");
+    assert_eq!(r["pushes"], 8);
+    assert_eq!(r["moves"], 33);
+    assert_eq!(r["push_optimal"], true);
+    let lurd = r["lurd"].as_str().unwrap();
+    assert_eq!(lurd.chars().filter(char::is_ascii_uppercase).count(), 8);
+    let boards = r["boards"].as_array().unwrap();
+    assert_eq!(boards.len(), 9);
+    assert_eq!(boards[0][3], "#*@  #");
+    let last: Vec<&str> = boards[8]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(!last.concat().contains('$'), "{last:?}");
+
+    let (code, out, _) = gridsat(&["examples/sokoban/seed.txt", "--boards"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("start:\n#######\n#. * .#\n"), "{out}");
+}
