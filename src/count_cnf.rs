@@ -76,7 +76,10 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             }
         });
         if rejected {
-            anyhow::bail!("internal error: the engine listed an assignment that is not a model");
+            return Err(crate::error::InternalError::new(
+                "the engine listed an assignment that is not a model",
+            )
+            .into());
         }
         if let Some(e) = failure {
             return Err(e.into());

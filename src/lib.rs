@@ -3,6 +3,7 @@
 pub mod battleship;
 pub mod count_cnf;
 pub mod dimacs;
+pub mod error;
 pub mod full_board;
 pub mod input;
 pub mod sokoban;

@@ -52,7 +52,14 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) => {
             eprintln!("gridsat: {error:#}");
-            ExitCode::from(2)
+            if error
+                .downcast_ref::<gridsat::error::InternalError>()
+                .is_some()
+            {
+                ExitCode::from(3)
+            } else {
+                ExitCode::from(2)
+            }
         }
     }
 }

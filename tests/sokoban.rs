@@ -309,7 +309,7 @@ fn command_line_outcomes_have_distinct_exit_statuses() {
         "10",
     ];
     let (code, out, _) = gridsat(&args);
-    assert_eq!(code, 3, "{out}");
+    assert_eq!(code, 4, "{out}");
     assert!(out.contains("no plan with fewer than 11 pushes"), "{out}");
 
     let (code, _, err) = gridsat(&["examples/sokoban/microban-1-10.xsb", "--level", "11"]);

@@ -15,7 +15,7 @@ pub const EXIT_SOLVED: u8 = 0;
 /// Exit status when a level is proven unsolvable (and none gave up).
 pub const EXIT_UNSOLVABLE: u8 = 1;
 /// Exit status when the search gave up on a level (time or size limit).
-pub const EXIT_GAVE_UP: u8 = 3;
+pub const EXIT_GAVE_UP: u8 = 4;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Method {
@@ -35,9 +35,10 @@ const AFTER_HELP: &str = "\
 Outcomes and exit statuses:
   0  every level solved; pushes are proven minimal
   1  some level proven unsolvable (the reason is printed)
-  3  gave up on some level at --timeout, --max-pushes or a size limit, printing the
+  2  bad input (FILE:LINE: level N: problem)
+  3  internal error: a plan failed the independent replay (a bug; please report it)
+  4  gave up on some level at --timeout, --max-pushes or a size limit, printing the
      bound proven so far (\"no plan with fewer than 31 pushes\")
-  2  bad input (FILE:LINE: level N: problem) or an internal error
 
 Examples:
   gridsat sokoban examples/sokoban/microban-1-10.xsb --level 3
@@ -188,20 +189,15 @@ fn solve_level(entry: &LevelEntry, args: &Args) -> anyhow::Result<LevelReport> {
     };
     match outcome {
         Outcome::Solved(solution) => {
-            let lurd = to_lurd(level, &solution.pushes)
-                .map_err(|e| anyhow::anyhow!("internal error: level {}: {e}", entry.number))?;
+            let internal = |what: String| {
+                crate::error::InternalError::new(format!("level {}: {what}", entry.number))
+            };
+            let lurd = to_lurd(level, &solution.pushes).map_err(|e| internal(e.to_string()))?;
             // The referee has the last word: a plan it rejects is never printed.
-            let replayed = replay(level, &lurd).map_err(|e| {
-                anyhow::anyhow!(
-                    "internal error: level {}: the plan {lurd} fails the replay: {e}",
-                    entry.number
-                )
-            })?;
+            let replayed = replay(level, &lurd)
+                .map_err(|e| internal(format!("the plan {lurd} fails the replay: {e}")))?;
             if replayed.pushes != solution.pushes.len() {
-                anyhow::bail!(
-                    "internal error: level {}: push count changed in replay",
-                    entry.number
-                );
+                return Err(internal("the push count changed in the replay".into()).into());
             }
             report.outcome = "solved";
             report.pushes = Some(replayed.pushes);

@@ -81,7 +81,10 @@ pub fn solve_with_deadline(
                 return Ok((outcome, size, first_found));
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
-                anyhow::bail!("internal error: the SAT search stopped without an answer")
+                return Err(crate::error::InternalError::new(
+                    "the SAT search stopped without an answer",
+                )
+                .into())
             }
         }
     }
@@ -244,7 +247,8 @@ pub fn solve(
         // Push-optimal. Now the fewest moves among plans with this many pushes.
         let moves = |plan: &[Push]| to_lurd(level, plan).map(|s| s.chars().count());
         let mut best = plan;
-        let mut best_moves = moves(&best).map_err(|e| anyhow::anyhow!("internal error: {e}"))?;
+        let mut best_moves =
+            moves(&best).map_err(|e| crate::error::InternalError::new(e.to_string()))?;
         progress(Progress::Found(Solution::push_optimal(best.clone(), false)));
         let mut last = best.clone();
         let mut compared = 1;
@@ -259,7 +263,7 @@ pub fn solve(
                 Answer::Stopped => break false,
             };
             compared += 1;
-            let m = moves(&other).map_err(|e| anyhow::anyhow!("internal error: {e}"))?;
+            let m = moves(&other).map_err(|e| crate::error::InternalError::new(e.to_string()))?;
             if m < best_moves {
                 best_moves = m;
                 best = other.clone();
