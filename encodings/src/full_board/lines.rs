@@ -19,8 +19,10 @@
 //! (the previous move, vertical, ended at `x`); either way a vertical move uses `x`'s
 //! column segment. So such a cell needs its column segment, and likewise a cell at an
 //! end of its column segment needs its row segment, unless it is one of the game's two
-//! endpoints. If no cover satisfies this for any number of moves, no game of at least
-//! one move exists at all: a proof of "No solution".
+//! endpoints. Also, a move covers its origin and at least one more cell, so a segment of
+//! one cell carries no move and is never chosen (with the rule above, a dead-end cell
+//! must then be an endpoint). If no cover satisfies this for any number of moves, no
+//! game of at least one move exists at all: a proof of "No solution".
 //!
 //! Variables: one per row segment, one per column segment and one per cell (is it an
 //! endpoint of the game); clauses: one per cell, one per segment end, an at-most-two
@@ -75,6 +77,19 @@ impl LineCover {
         let (col_run, col_count) = runs(&index, Direction::Down);
         let row: Vec<Lit> = (0..row_count).map(|_| cnf.fresh_lit()).collect();
         let col: Vec<Lit> = (0..col_count).map(|_| cnf.fresh_lit()).collect();
+        if stop_rule {
+            for (run, lits) in [(&row_run, &row), (&col_run, &col)] {
+                let mut length = vec![0usize; lits.len()];
+                for &r in run.iter() {
+                    length[r] += 1;
+                }
+                for (lit, len) in lits.iter().zip(length) {
+                    if len == 1 {
+                        cnf.clause([!*lit]);
+                    }
+                }
+            }
+        }
         let endpoint: Vec<Lit> = (0..index.len()).map(|_| cnf.fresh_lit()).collect();
         CardEncoding::SequentialCounter.at_most(cnf, &endpoint, 2);
         for i in 0..index.len() {
