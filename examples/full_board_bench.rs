@@ -7,9 +7,15 @@
 //! cargo build --release
 //! cargo run --release --example full_board_bench -- \
 //!     [--bin target/release/gridsat] [--budget 60] [--encodings successor,segments] FILE...
+//! cargo run --release --example full_board_bench -- --bounds FILE...
 //! ```
+//!
+//! `--bounds` prints instead, per map, the line-cover lower bound without and with the
+//! stop rule at segment ends (see `gridsat_encodings::full_board::lines`) and the time
+//! of each, computed in this process.
 
 use gridsat::full_board::parse::parse_maps;
+use gridsat::full_board::solve::line_cover;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -58,7 +64,44 @@ fn run_one(bin: &str, map_text: &str, encoding: &str, budget: Duration) -> Run {
     Run { seconds, answer }
 }
 
+fn print_bounds(files: &[String]) {
+    println!("| file | map | size | plain cover | s | with the stop rule | s |");
+    println!("|---|---|---|---|---|---|---|");
+    let show = |bound: Option<usize>| {
+        bound.map_or("no cover: No solution".to_string(), |k| {
+            format!("{k} moves")
+        })
+    };
+    for file in files {
+        let text = std::fs::read_to_string(file).expect("read map file");
+        let name = std::path::Path::new(file)
+            .file_name()
+            .map_or(file.clone(), |n| n.to_string_lossy().into_owned());
+        for (i, map) in parse_maps(&text)
+            .expect("valid map file")
+            .iter()
+            .enumerate()
+        {
+            let began = Instant::now();
+            let plain = line_cover(&map.board, false).expect("solver runs");
+            let plain_s = began.elapsed().as_secs_f64();
+            let began = Instant::now();
+            let sharp = line_cover(&map.board, true).expect("solver runs");
+            let sharp_s = began.elapsed().as_secs_f64();
+            println!(
+                "| {name} | {} | {}x{} | {} | {plain_s:.2} | {} | {sharp_s:.2} |",
+                i + 1,
+                map.board.rows(),
+                map.board.cols(),
+                show(plain),
+                show(sharp)
+            );
+        }
+    }
+}
+
 fn main() {
+    let mut bounds = false;
     let mut bin = "target/release/gridsat".to_string();
     let mut budget = 60u64;
     let mut encodings = vec!["successor".to_string(), "segments".to_string()];
@@ -66,6 +109,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
+            "--bounds" => bounds = true,
             "--bin" => bin = args.next().expect("--bin PATH"),
             "--budget" => {
                 budget = args
@@ -83,6 +127,10 @@ fn main() {
             }
             _ => files.push(arg),
         }
+    }
+    if bounds {
+        print_bounds(&files);
+        return;
     }
     print!("| file | map | size |");
     for e in &encodings {

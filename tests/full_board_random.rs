@@ -3,7 +3,7 @@
 //! minimum, the same set of minimum games, the same "No solution".
 
 use gridsat::full_board::simulate::brute_force_minimum;
-use gridsat::full_board::solve::{line_cover_bound, solve, Options, Verdict};
+use gridsat::full_board::solve::{line_cover, line_cover_bound, refute, solve, Options, Verdict};
 use gridsat_encodings::full_board::{Board, Encoding, Plan};
 
 /// A small deterministic generator (SplitMix64), so failures reproduce.
@@ -123,4 +123,41 @@ fn line_cover_bound_is_exact_on_open_rectangles() {
             assert_eq!(line_cover_bound(&board).unwrap(), k, "{rows}x{cols}");
         }
     }
+}
+
+/// The stop rule at segment ends (see `lines`) against the exhaustive search: the bound
+/// it gives never exceeds the minimum, it refutes only maps without a game, and it is
+/// at least the plain cover's bound; the generator must show it sharper at least once.
+#[test]
+fn stop_rule_cover_is_sound_and_sharper() {
+    let mut rng = Rng(4);
+    let (mut sharper, mut refuted, mut beyond_cheap) = (0, 0, 0);
+    for i in 0..400 {
+        let board = random_board(&mut rng);
+        let minimum = brute_force_minimum(&board).map(|(k, _)| k);
+        let plain = line_cover(&board, false).unwrap();
+        let sharp = line_cover(&board, true).unwrap();
+        match (sharp, minimum) {
+            (Some(s), Some(k)) => assert!(s <= k, "board {i}: bound {s} > minimum {k}: {board:?}"),
+            (None, Some(k)) => panic!("board {i}: refuted, but a {k}-move game wins: {board:?}"),
+            (_, None) => {}
+        }
+        match (plain, sharp) {
+            (Some(p), Some(s)) => {
+                assert!(p <= s, "board {i}: {p} > {s}");
+                sharper += usize::from(p < s);
+            }
+            (Some(_), None) => {
+                refuted += 1;
+                beyond_cheap += usize::from(refute(&board).is_none());
+            }
+            (None, Some(_)) => panic!("board {i}: the sharper model has more covers"),
+            (None, None) => {}
+        }
+    }
+    eprintln!("sharper {sharper}, refuted {refuted} ({beyond_cheap} beyond the cheap arguments)");
+    assert!(
+        sharper > 0 && refuted > 0,
+        "sharper {sharper}, refuted {refuted}"
+    );
 }

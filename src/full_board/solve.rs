@@ -28,6 +28,9 @@ pub enum Refutation {
         light: usize,
         dark: usize,
     },
+    /// No set of row and column segments covers the open cells while obeying the stop
+    /// rule at segment ends (see `lines`) within the `n - 1` moves a game can have.
+    NoLineCover,
 }
 
 impl std::fmt::Display for Refutation {
@@ -43,6 +46,11 @@ impl std::fmt::Display for Refutation {
             Refutation::Colours { light, dark } => write!(
                 f,
                 "checkerboard colours: {light} light and {dark} dark open cells differ by more than one"
+            ),
+            Refutation::NoLineCover => write!(
+                f,
+                "no choice of row and column segments covers the open cells with a stop at \
+                 every segment end"
             ),
         }
     }
@@ -179,12 +187,27 @@ pub fn solve(board: &Board, options: &Options) -> Result<Verdict, SolveError> {
     if let Some(refutation) = refute(board) {
         return Ok(Verdict::NoSolution(Proof::Refuted(refutation)));
     }
+    let Some(bound) = line_cover(board, true)? else {
+        return Ok(Verdict::NoSolution(Proof::Refuted(Refutation::NoLineCover)));
+    };
+    if options.verbose {
+        eprintln!("line cover: at least {bound} moves");
+    }
     let (moves, plans, all_found) = match options.encoding {
-        Encoding::Segments => match by_segments(board, options)? {
+        // The segments search starts at the plain cover's bound even when the stop rule
+        // gives a higher one: the horizons in between are sound to ask about, and on
+        // set-s16b's large map 2 refuting the lower horizon (183 s) taught the solver
+        // enough to refute every later one at once, while starting one higher gave no
+        // answer in 400 s. On the small maps starting higher would save about half.
+        Encoding::Segments => match by_segments(
+            board,
+            options,
+            line_cover(board, false)?.map_or(bound, |plain| plain.min(bound)),
+        )? {
             Ok(found) => found,
             Err(proof) => return Ok(Verdict::NoSolution(proof)),
         },
-        Encoding::Successor => match by_successor(board, options)? {
+        Encoding::Successor => match by_successor(board, options, bound)? {
             Ok(found) => found,
             Err(proof) => return Ok(Verdict::NoSolution(proof)),
         },
@@ -210,24 +233,41 @@ pub fn solve(board: &Board, options: &Options) -> Result<Verdict, SolveError> {
 type Found = (usize, Vec<Plan>, bool);
 
 /// The fewest moves the line-cover argument (see `lines`) allows: a proven lower bound,
-/// so the encodings need not refute smaller move counts one by one.
+/// so the encodings need not refute smaller move counts one by one. When no cover
+/// exists at all, no game wins and this is `n - 1` (the most moves a game can have).
 pub fn line_cover_bound(board: &Board) -> Result<usize, SolverError> {
     let n = board.open_cells().len();
+    Ok(line_cover(board, true)?.unwrap_or(n.saturating_sub(1)))
+}
+
+/// The line-cover bound, with or without the stop rule at segment ends; `None` when no
+/// cover exists for any number of moves (then no game of one move or more wins, and a
+/// map with two or more open cells has no solution).
+pub fn line_cover(board: &Board, stop_rule: bool) -> Result<Option<usize>, SolverError> {
+    let n = board.open_cells().len();
     if n <= 1 {
-        return Ok(0);
+        return Ok(Some(0));
     }
     let mut cnf = Cnf::new();
-    let cover = LineCover::new(&mut cnf, board, CardEncoding::Totalizer);
+    let cover = if stop_rule {
+        LineCover::new(&mut cnf, board, CardEncoding::Totalizer)
+    } else {
+        LineCover::without_stop_rule(&mut cnf, board, CardEncoding::Totalizer)
+    };
     let mut session = Session::new(&cnf);
+    if session.solve()?.is_none() {
+        return Ok(None);
+    }
     for k in 1..n {
         let (more, fewer) = (k.div_ceil(2), k / 2);
         if session.solve_under(&cover.within(more, fewer))?.is_some()
             || session.solve_under(&cover.within(fewer, more))?.is_some()
         {
-            return Ok(k);
+            return Ok(Some(k));
         }
     }
-    Ok(n - 1)
+    // Each move visits a new cell, so a game has at most n - 1 moves: none fits.
+    Ok(None)
 }
 
 fn collect(
@@ -267,12 +307,12 @@ fn collect(
 /// Grows the horizon K from the line-cover bound on one solver; K - 1 unsatisfiable (or
 /// below the bound) and K satisfiable makes K the minimum. Each move visits a new cell,
 /// so `n - 1` moves bound every game.
-fn by_segments(board: &Board, options: &Options) -> Result<Result<Found, Proof>, SolveError> {
+fn by_segments(
+    board: &Board,
+    options: &Options,
+    bound: usize,
+) -> Result<Result<Found, Proof>, SolveError> {
     let n = board.open_cells().len();
-    let bound = line_cover_bound(board)?;
-    if options.verbose {
-        eprintln!("line cover: at least {bound} moves");
-    }
     let mut cnf = Cnf::new();
     let mut segments = Segments::new(&mut cnf, board);
     let mut session = Session::new(&cnf);
@@ -333,7 +373,11 @@ fn by_segments(board: &Board, options: &Options) -> Result<Result<Found, Proof>,
 
 /// One horizon-free formula: unsatisfiable means no game at all; otherwise tighten the
 /// move bound under assumptions until it fails.
-fn by_successor(board: &Board, options: &Options) -> Result<Result<Found, Proof>, SolveError> {
+fn by_successor(
+    board: &Board,
+    options: &Options,
+    lower: usize,
+) -> Result<Result<Found, Proof>, SolveError> {
     let n = board.open_cells().len();
     let mut cap = n.min(4 * (board.rows() + board.cols()));
     loop {
@@ -370,10 +414,6 @@ fn by_successor(board: &Board, options: &Options) -> Result<Result<Found, Proof>
             // The counter cannot bound this many moves: count further.
             cap = n.min((best + 1) * 2);
             continue;
-        }
-        let lower = line_cover_bound(board)?;
-        if options.verbose {
-            eprintln!("line cover: at least {lower} moves");
         }
         while best > lower {
             let bound = successor.at_most(best - 1).expect("best - 1 < cap");

@@ -11,8 +11,22 @@
 //! whether such a cover exists for given `H` and `V`; the smallest `K` for which one does
 //! is a sound lower bound (on an open rectangle it is exact: `2 * min(rows, cols) - 1`).
 //!
-//! Variables: one per row segment and one per column segment; clauses: one per cell
-//! plus two unary counters.
+//! The stop rule sharpens the cover. Take a cell `x` at an end of its row segment (its
+//! left or right neighbour is blocked) that is neither the game's first nor its last
+//! cell. If no vertical move uses `x`'s column segment, a horizontal move covers `x`, so
+//! `x` was entered horizontally (the move into `x` then stops at `x`, facing the blocked
+//! side, and the next move leaves `x` vertically) or a horizontal move starts at `x`
+//! (the previous move, vertical, ended at `x`); either way a vertical move uses `x`'s
+//! column segment. So such a cell needs its column segment, and likewise a cell at an
+//! end of its column segment needs its row segment, unless it is one of the game's two
+//! endpoints. Also, a move covers its origin and at least one more cell, so a segment of
+//! one cell carries no move and is never chosen (with the rule above, a dead-end cell
+//! must then be an endpoint). If no cover satisfies this for any number of moves, no
+//! game of at least one move exists at all: a proof of "No solution".
+//!
+//! Variables: one per row segment, one per column segment and one per cell (is it an
+//! endpoint of the game); clauses: one per cell, one per segment end, an at-most-two
+//! over the endpoints, plus two unary counters.
 
 use super::{Board, CellIndex, Direction};
 use crate::card::CardEncoding;
@@ -46,14 +60,50 @@ fn runs(index: &CellIndex, dir: Direction) -> (Vec<usize>, usize) {
 }
 
 impl LineCover {
+    /// The cover with the stop rule at segment ends.
     pub fn new(cnf: &mut Cnf, board: &Board, card: CardEncoding) -> LineCover {
+        LineCover::build(cnf, board, card, true)
+    }
+
+    /// The plain cover, without the stop rule (weaker; kept to measure what the rule
+    /// adds).
+    pub fn without_stop_rule(cnf: &mut Cnf, board: &Board, card: CardEncoding) -> LineCover {
+        LineCover::build(cnf, board, card, false)
+    }
+
+    fn build(cnf: &mut Cnf, board: &Board, card: CardEncoding, stop_rule: bool) -> LineCover {
         let index = CellIndex::new(board);
         let (row_run, row_count) = runs(&index, Direction::Right);
         let (col_run, col_count) = runs(&index, Direction::Down);
         let row: Vec<Lit> = (0..row_count).map(|_| cnf.fresh_lit()).collect();
         let col: Vec<Lit> = (0..col_count).map(|_| cnf.fresh_lit()).collect();
+        if stop_rule {
+            for (run, lits) in [(&row_run, &row), (&col_run, &col)] {
+                let mut length = vec![0usize; lits.len()];
+                for &r in run.iter() {
+                    length[r] += 1;
+                }
+                for (lit, len) in lits.iter().zip(length) {
+                    if len == 1 {
+                        cnf.clause([!*lit]);
+                    }
+                }
+            }
+        }
+        let endpoint: Vec<Lit> = (0..index.len()).map(|_| cnf.fresh_lit()).collect();
+        CardEncoding::SequentialCounter.at_most(cnf, &endpoint, 2);
         for i in 0..index.len() {
             cnf.clause([row[row_run[i]], col[col_run[i]]]);
+            if !stop_rule {
+                continue;
+            }
+            let blocked = |d: Direction| index.neighbour[i][d.index()].is_none();
+            if blocked(Direction::Left) || blocked(Direction::Right) {
+                cnf.clause([col[col_run[i]], endpoint[i]]);
+            }
+            if blocked(Direction::Up) || blocked(Direction::Down) {
+                cnf.clause([row[row_run[i]], endpoint[i]]);
+            }
         }
         let counter = |cnf: &mut Cnf, lits: &[Lit]| {
             if lits.is_empty() {
