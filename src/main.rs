@@ -63,3 +63,13 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// A bug caught by an independent check: exit status 3 for every command.
+fn is_internal(error: &anyhow::Error) -> bool {
+    use gridsat::full_board::solve::SolveError as FullBoardError;
+    error.downcast_ref::<gridsat::error::InternalError>().is_some()
+        || matches!(
+            error.downcast_ref::<FullBoardError>(),
+            Some(FullBoardError::Rejected(_))
+        )
+}
