@@ -52,10 +52,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) => {
             eprintln!("gridsat: {error:#}");
-            if error
-                .downcast_ref::<gridsat::error::InternalError>()
-                .is_some()
-            {
+            if is_internal(&error) {
                 ExitCode::from(3)
             } else {
                 ExitCode::from(2)
@@ -67,7 +64,9 @@ fn main() -> ExitCode {
 /// A bug caught by an independent check: exit status 3 for every command.
 fn is_internal(error: &anyhow::Error) -> bool {
     use gridsat::full_board::solve::SolveError as FullBoardError;
-    error.downcast_ref::<gridsat::error::InternalError>().is_some()
+    error
+        .downcast_ref::<gridsat::error::InternalError>()
+        .is_some()
         || matches!(
             error.downcast_ref::<FullBoardError>(),
             Some(FullBoardError::Rejected(_))
