@@ -50,6 +50,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // A reader that stopped early (`| head`) is not an error worth a message.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("gridsat: {error:#}");
             if is_internal(&error) {
@@ -71,4 +73,12 @@ fn is_internal(error: &anyhow::Error) -> bool {
             error.downcast_ref::<FullBoardError>(),
             Some(FullBoardError::Rejected(_))
         )
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

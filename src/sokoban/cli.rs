@@ -7,6 +7,7 @@ use super::simulate::replay;
 use super::solve::{solve_with_deadline, EncodingSize};
 use super::{bfs, Limits, Outcome};
 use crate::input::{read_puzzle_file, InputError};
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -133,12 +134,18 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             (a, b) => a.max(b),
         };
         if args.format == OutputFormat::Text {
-            print!("{}", text_report(&report));
+            let mut out = std::io::stdout().lock();
+            write!(out, "{}", text_report(&report))?;
+            out.flush()?;
         }
         reports.push(report);
     }
     if args.format == OutputFormat::Json {
-        println!("{}", serde_json::to_string_pretty(&reports)?);
+        writeln!(
+            std::io::stdout().lock(),
+            "{}",
+            serde_json::to_string_pretty(&reports)?
+        )?;
     }
     Ok(ExitCode::from(worst))
 }
