@@ -4,8 +4,9 @@
 //! sharpSAT). No clause is ever learnt or added, so nothing slows down as solutions pile
 //! up.
 //!
-//! Decisions are taken on projected variables only, in projection order (for a puzzle:
-//! row-major cells, which makes the cache act like a dynamic program over rows). A
+//! Decisions are taken on projected variables, in projection order (for a puzzle:
+//! row-major cells, which makes the cache act like a dynamic program over rows), after
+//! the auxiliary variables that are AND gates of projected variables (`gate_order`). A
 //! component with no projected variable left counts 1 if it is satisfiable and 0 if not;
 //! with the foundation's encodings unit propagation has already fixed every auxiliary
 //! variable by then, so that check is free. On arbitrary CNFs it is a plain DPLL search
@@ -457,7 +458,7 @@ impl Search {
                     free.push(Var::from_index(seed as usize));
                 }
             } else {
-                // Projected variables first, in rank order: `branch` takes the first
+                // Decided variables first, in rank order: `branch` takes the first
                 // unassigned one.
                 members.sort_unstable_by_key(|&v| self.rank[v as usize]);
                 components.push(Component { vars: members, key });
@@ -546,7 +547,7 @@ impl Search {
 
     /// Counts the sub-problem over the unassigned variables of `vars` (closed: no
     /// unsatisfied clause leads outside) whose key is `key`, by branching on its first
-    /// projected variable. `vars` lists projected variables first, in rank order, and
+    /// undecided ranked variable. `vars` lists ranked variables first, in rank order, and
     /// those before `from` are known to be assigned (which keeps long chains linear).
     fn branch(
         &mut self,
