@@ -131,6 +131,95 @@ fn count_and_listing_match_brute_force_on_random_cnfs() {
     assert!(nonzero > 500 && nonzero < 2900, "{nonzero} satisfiable");
 }
 
+/// A random CNF whose auxiliary variables are AND gates of 3 to 5 literals over projected
+/// variables, which the engine decides before the projected variables. Some "gates" miss
+/// one of their binary clauses, so they are not functions of their inputs and must not be
+/// decided; some gates are also constrained further by random clauses.
+fn random_gated_cnf(rng: &mut Rng) -> Cnf {
+    let mut cnf = Cnf::new();
+    let inputs = 3 + rng.below(7);
+    let cells: Vec<Var> = (0..inputs).map(|_| cnf.primary_var()).collect();
+    let mut all: Vec<Var> = cells.clone();
+    for _ in 0..1 + rng.below(5) {
+        let fan_in = 3 + rng.below(3).min(inputs - 3);
+        let mut chosen = cells.clone();
+        for i in 0..fan_in {
+            chosen.swap(i, i + rng.below(inputs - i));
+        }
+        let lits: Vec<Lit> = chosen[..fan_in]
+            .iter()
+            .map(|&v| Lit::new(v, rng.chance(60)))
+            .collect();
+        let gate = cnf.fresh_var();
+        all.push(gate);
+        let broken = rng.chance(20).then(|| rng.below(fan_in));
+        for (i, &lit) in lits.iter().enumerate() {
+            if broken != Some(i) {
+                cnf.clause([gate.negative(), lit]);
+            }
+        }
+        cnf.clause(std::iter::once(gate.positive()).chain(lits.iter().map(|&l| !l)));
+    }
+    for _ in 0..rng.below(2 * inputs) {
+        let len = 1 + rng.below(3) + usize::from(rng.chance(50));
+        let lits: Vec<Lit> = (0..len)
+            .map(|_| Lit::new(all[rng.below(all.len())], rng.chance(50)))
+            .collect();
+        cnf.clause(lits);
+    }
+    cnf
+}
+
+#[test]
+fn deciding_and_gates_first_keeps_counts_and_listings_exact() {
+    let mut rng = Rng(0x5eed_cafe_f00d_0003);
+    let mut nonzero = 0;
+    for _ in 0..2000 {
+        let cnf = random_gated_cnf(&mut rng);
+        let expected = brute_force(&cnf);
+        let count = count_solutions(&cnf);
+        assert_eq!(
+            count,
+            expected.len() as u128,
+            "count of {}",
+            cnf.to_dimacs_string()
+        );
+        let compiled = Solutions::compile(&cnf);
+        assert_eq!(compiled.count(), &count);
+        let listed = engine_listing(&cnf);
+        assert_eq!(
+            as_set(&listed),
+            expected,
+            "listing of {}",
+            cnf.to_dimacs_string()
+        );
+        nonzero += usize::from(!expected.is_empty());
+    }
+    assert!(nonzero > 300 && nonzero < 1900, "{nonzero} satisfiable");
+}
+
+#[test]
+fn the_search_decides_recognised_gates_only() {
+    // x0..x2 projected; g = x0 & !x1 & x2 is a gate; h misses `!h | x2`, so it is not.
+    let mut cnf = Cnf::new();
+    let x: Vec<Var> = (0..3).map(|_| cnf.primary_var()).collect();
+    let g = cnf.fresh_var();
+    let h = cnf.fresh_var();
+    let body = [x[0].positive(), x[1].negative(), x[2].positive()];
+    for (output, skip) in [(g, None), (h, Some(2))] {
+        for (i, &lit) in body.iter().enumerate() {
+            if skip != Some(i) {
+                cnf.clause([output.negative(), lit]);
+            }
+        }
+        cnf.clause(std::iter::once(output.positive()).chain(body.iter().map(|&l| !l)));
+    }
+    let compiled = Solutions::compile(&cnf);
+    assert_eq!(compiled.stats().gates, 1);
+    // h is free when the body is false, yet every assignment of x0..x2 is one solution.
+    assert_eq!(compiled.count(), &8u128);
+}
+
 #[test]
 fn listing_matches_blocking_clause_enumeration_on_random_cnfs() {
     let mut rng = Rng(0x0bad_5eed_1234_5678);

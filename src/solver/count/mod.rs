@@ -125,8 +125,8 @@ impl Solutions {
 
     /// Calls `visit` once per solution until it returns `Break`; returns `Break` if it
     /// did. Solutions are distinct on the projection and come in a fixed order:
-    /// depth-first, each projected variable false before true, in projection order
-    /// within a component.
+    /// depth-first, each decided variable false before true, in decision order within
+    /// a component (recognised gates first, then the projection order).
     ///
     /// `values` is indexed by variable (`Var::index`) and has `cnf.num_vars()` entries:
     /// a full satisfying assignment of the whole CNF, auxiliary variables included. It
