@@ -299,27 +299,11 @@ fn undetermined_auxiliary_variables_are_not_counted() {
     assert!(engine_listing(&cnf).is_empty());
 }
 
-/// The seed format (see `tests/data/counting/README.md`); x is the column.
+/// A Star Battle puzzle through the program's own parser (tested on its own elsewhere).
 fn read_star_battle(text: &str) -> Puzzle {
-    let numbers: Vec<&str> = text.split_whitespace().collect();
-    let rows = numbers[0].parse().unwrap();
-    let cols = numbers[1].parse().unwrap();
-    let mut zones = Vec::new();
-    let mut at = 2;
-    while at < numbers.len() {
-        let label = numbers[at].chars().next().unwrap();
-        let size: usize = numbers[at + 1].parse().unwrap();
-        let cells = (0..size)
-            .map(|i| {
-                let x = numbers[at + 2 + 2 * i].parse().unwrap();
-                let y = numbers[at + 3 + 2 * i].parse().unwrap();
-                Cell::new(y, x)
-            })
-            .collect();
-        zones.push(Zone { label, cells });
-        at += 2 + 2 * size;
-    }
-    Puzzle { rows, cols, zones }
+    gridsat::star_battle::parse::parse(text)
+        .expect("a corpus puzzle parses")
+        .puzzle
 }
 
 fn star_battle_count(
@@ -338,7 +322,7 @@ fn star_battle_count(
 
 #[test]
 fn corpus_counts_under_the_seed_rule() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/counting/");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/star-battle/");
     for (file, stars, expected) in [
         ("twonot1.txt", 1, 1193u128),
         ("custom1.txt", 1, 17),
