@@ -6,6 +6,8 @@
 //! `?`, some ships `unknown`, and a few hints are added (mostly true, some false, so that
 //! puzzles without solutions occur too).
 
+mod common;
+use common::Rng;
 use gridsat::battleship::solve::list_solutions;
 use gridsat_encodings::battleship::{
     encode, FleetShip, Hint, Options, Piece, Placement, Puzzle, ShipType,
@@ -14,24 +16,6 @@ use gridsat_encodings::card::CardEncoding;
 use gridsat_encodings::grid::Cell;
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
-
-/// xorshift64*: a small seeded generator, so every run checks the same puzzles.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
 
 /// A board as a bit set of ship cells, bit `r * cols + c`.
 type Board = u32;

@@ -4,6 +4,8 @@
 //! assignment of a small CNF, the other places stars cell by cell checking the Star
 //! Battle rules directly.
 
+mod common;
+use common::Rng;
 use gridsat::solver::count::{count_solutions, list_solutions, Count, Solutions};
 use gridsat::solver::Session;
 use gridsat_encodings::cnf::{Cnf, Lit, Var};
@@ -11,26 +13,6 @@ use gridsat_encodings::star_battle::{encode, LineRule, Options, Puzzle, Zone};
 use gridsat_encodings::{CardEncoding, Cell};
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
-
-/// xorshift64*: a small seeded generator, so every run tests the same instances.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
 
 /// A random CNF over `n` variables with a random projection (possibly empty or all).
 fn random_cnf(rng: &mut Rng) -> Cnf {

@@ -29,10 +29,12 @@ pub fn read(path: &Path) -> String {
 }
 
 /// A small deterministic generator (xorshift64*), so random tests need no extra crate
-/// and every failure can be replayed from its seed.
-pub struct Rng(u64);
+/// and every failure can be replayed from its seed. `Rng(state)` starts from a raw,
+/// non-zero state; `Rng::new(seed)` from any seed.
+pub struct Rng(pub u64);
 
 impl Rng {
+    /// A generator whose sequence is spread from `seed` (any value, 0 included).
     pub fn new(seed: u64) -> Rng {
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
