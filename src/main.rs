@@ -7,7 +7,12 @@ use std::process::ExitCode;
 #[command(
     name = "gridsat",
     version,
-    about = "A SAT-backed solver for grid puzzles"
+    about = "A SAT-backed solver for grid puzzles",
+    after_help = "Every solution is checked by an independent rule checker before it is printed.\n\n\
+Exit status, for every command: 0 solved; 1 no solution or proven unsolvable (with\n\
+--unique: none or several); 2 bad input or usage; 3 internal error (an answer failed the\n\
+independent check: a bug); 4 gave up at a time or size limit.\n\n\
+Try: gridsat star-battle examples/star-battle/twonot1.txt --stars 2"
 )]
 struct Cli {
     #[command(subcommand)]
