@@ -290,7 +290,11 @@ pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
     if fleet_size > puzzle.rows.div_ceil(2) * puzzle.cols.div_ceil(2) {
         cnf.clause([]);
     } else {
+        let implied = implied_fleet_count(puzzle, &placements);
         for (length, &named) in known.iter().enumerate().skip(1) {
+            if Some(length) == implied {
+                continue;
+            }
             let of_length: Vec<Lit> = placements
                 .iter()
                 .filter(|(p, _)| p.length == length)
@@ -332,6 +336,36 @@ pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
         cells: ship,
         placements,
     }
+}
+
+/// The ship length whose fleet count the other rules already imply, if any: then its
+/// counter, the largest one, is left out (fewer auxiliary variables to propagate).
+///
+/// Every ship cell lies in exactly one true placement (the segment it belongs to), so
+/// the ship cells number `sum over lengths L of L * n_L`, with `n_L` true placements of
+/// length `L`. When the fleet has no `unknown` ship and every row sum (or every column
+/// sum) is known and they add up to the fleet's cells, the sums fix that total; with
+/// `n_L` equal to the fleet's count for every length but one, the equation fixes the
+/// last one too.
+fn implied_fleet_count(puzzle: &Puzzle, placements: &[(Placement, Lit)]) -> Option<usize> {
+    let (known, unknown) = puzzle.fleet_census();
+    let fleet_cells: usize = (1..=MAX_SHIP_LENGTH).map(|l| l * known[l]).sum();
+    let total = |sums: &[Option<usize>]| sums.iter().copied().sum::<Option<usize>>();
+    let fixed = [total(&puzzle.row_sums), total(&puzzle.col_sums)].contains(&Some(fleet_cells));
+    if unknown > 0 || !fixed {
+        return None;
+    }
+    // The counter's size: inputs times registers (the count plus one).
+    let size = |length: usize| {
+        let inputs = placements
+            .iter()
+            .filter(|(p, _)| p.length == length)
+            .count();
+        inputs * (known[length] + 1)
+    };
+    (1..=MAX_SHIP_LENGTH)
+        .filter(|&l| known[l] > 0)
+        .max_by_key(|&l| size(l))
 }
 
 /// Each unordered pair of cells that touch only at a corner, once.
