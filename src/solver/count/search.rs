@@ -63,6 +63,19 @@ struct Component {
 
 const NO_RANK: u32 = u32::MAX;
 
+/// When a search stops early because it looks hopeless: once it has met at least
+/// `min_dead_ends` sub-problems without solutions and they outnumber those with
+/// solutions `ratio` to one or more (checked at every sub-problem it caches; zero and
+/// zero give up at the first). A formula with few solutions hidden in a large
+/// space looks like that (every sub-problem but those on the few solutions' paths is a
+/// dead end), and a CDCL solver finds those few solutions far faster than an
+/// exhaustive search without learning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GiveUp {
+    pub min_dead_ends: u64,
+    pub ratio: u64,
+}
+
 #[derive(Clone, Copy)]
 struct Watch {
     clause: u32,
@@ -124,6 +137,9 @@ pub(super) struct Search {
     cache_limit: usize,
     dag: Dag,
     stats: SearchStats,
+    give_up: Option<GiveUp>,
+    /// Set when `give_up` fired: every pending call then returns at once.
+    gave_up: bool,
 }
 
 /// What `Search::run` found: the count, and the DAG to list solutions from.
@@ -135,7 +151,7 @@ pub(super) struct Outcome {
 }
 
 impl Search {
-    pub fn new(cnf: &Cnf, keep_dag: bool) -> Search {
+    pub fn new(cnf: &Cnf, keep_dag: bool, give_up: Option<GiveUp>) -> Search {
         let n = cnf.num_vars();
         let mut projected = vec![false; n];
         for var in cnf.projection() {
@@ -183,6 +199,8 @@ impl Search {
                 gates: gates.len() as u64,
                 ..SearchStats::default()
             },
+            give_up,
+            gave_up: false,
         };
         let mut clause: Vec<Lit> = Vec::new();
         for original in cnf.clauses() {
@@ -236,8 +254,9 @@ impl Search {
         }
     }
 
-    /// Counts the solutions projected on the projection set and builds the DAG.
-    pub fn run(mut self) -> Outcome {
+    /// Counts the solutions projected on the projection set and builds the DAG; `None`
+    /// when the search gave up (see `GiveUp`).
+    pub fn run(mut self) -> Option<Outcome> {
         let unsat = Outcome {
             count: Count::ZERO,
             dag: Dag::new(false),
@@ -248,32 +267,35 @@ impl Search {
             stats: SearchStats::default(),
         };
         if self.trivially_unsat {
-            return unsat;
+            return Some(unsat);
         }
         for unit in std::mem::take(&mut self.units) {
             match self.value[unit.code()] {
                 1 => {}
-                -1 => return unsat,
+                -1 => return Some(unsat),
                 _ => self.assign(unit),
             }
         }
         if !self.propagate() {
-            return unsat;
+            return Some(unsat);
         }
         let all: Vec<u32> = (0..self.num_vars as u32).collect();
         let (count, child) = self.split(&all, 1);
+        if self.gave_up {
+            return None;
+        }
         let lits = if child == FALSE {
             0..0
         } else {
             let implied = self.trail.clone();
             self.dag.store_lits(&implied)
         };
-        Outcome {
+        Some(Outcome {
             count,
             root: Edge { lits, child },
             dag: self.dag,
             stats: self.stats,
-        }
+        })
     }
 
     fn is_assigned(&self, var: u32) -> bool {
@@ -511,7 +533,14 @@ impl Search {
             self.stats.cache_hits += 1;
             return hit.clone();
         }
+        if self.gave_up {
+            return (Count::ZERO, FALSE);
+        }
         let result = compute(self);
+        if self.gave_up {
+            // An unfinished count: never cache it.
+            return (Count::ZERO, FALSE);
+        }
         if self.cache.len() >= self.cache_limit {
             // The cache only saves work: forgetting it keeps every count exact.
             self.cache.clear();
@@ -520,6 +549,11 @@ impl Search {
         self.stats.cache_entries += 1;
         if result.0.is_zero() {
             self.stats.dead_ends += 1;
+        }
+        if let Some(rule) = self.give_up {
+            let live = self.stats.cache_entries - self.stats.dead_ends;
+            self.gave_up = self.stats.dead_ends >= rule.min_dead_ends
+                && self.stats.dead_ends >= rule.ratio.saturating_mul(live);
         }
         self.cache.insert(key, result.clone());
         result
@@ -756,12 +790,12 @@ mod tests {
     #[test]
     fn a_tiny_cache_that_keeps_emptying_still_counts_exactly() {
         let cnf = grid_cnf(7, 4);
-        let full = Search::new(&cnf, true).run();
+        let full = Search::new(&cnf, true, None).run().unwrap();
         assert_eq!(full.count, expected(7, 4));
         assert!(full.stats.cache_hits > 0);
-        let mut small = Search::new(&cnf, true);
+        let mut small = Search::new(&cnf, true, None);
         small.cache_limit = 3;
-        let outcome = small.run();
+        let outcome = small.run().unwrap();
         assert_eq!(outcome.count, expected(7, 4));
         assert!(outcome.stats.cache_clears > 0);
     }
