@@ -33,6 +33,8 @@ pub struct SearchStats {
     pub cache_clears: u64,
     /// Component analyses (a walk over the whole remaining sub-problem).
     pub component_analyses: u64,
+    /// Component analyses that found more than one part.
+    pub splits: u64,
     /// Components without projected variables that needed a satisfiability search.
     pub witness_searches: u64,
     /// Cached sub-problems without solutions.
@@ -91,6 +93,12 @@ const MAX_CACHE_ENTRIES: usize = 1 << 23;
 /// sub-problem that is in fact disconnected is counted correctly by branching, only
 /// without the savings of multiplying its parts.
 const MAX_ANALYSIS_GAP: u32 = 32;
+
+/// When analyses rarely split (fewer than one in `RARE_SPLITS`, after `RARE_SPLITS`
+/// analyses), the gap jumps to this instead: Battleship puzzle10's formula splits
+/// in 3 of 1,720 analyses, whose walks cost 13% of its time.
+const MAX_ANALYSIS_GAP_RARE: u32 = 1024;
+const RARE_SPLITS: u64 = 64;
 
 pub(super) struct Search {
     num_vars: usize,
@@ -494,10 +502,13 @@ impl Search {
     fn split(&mut self, vars: &[u32], gap: u32) -> (Count, NodeId) {
         let (mut components, free) = self.components(vars);
         let parts = components.len() + usize::from(!free.is_empty());
+        if parts > 1 {
+            self.stats.splits += 1;
+        }
         let gap = if parts > 1 {
             1
         } else {
-            (gap * 2).min(MAX_ANALYSIS_GAP)
+            self.next_analysis_gap(gap)
         };
         let mut count = Count::pow2(free.len());
         let mut children = Vec::with_capacity(parts);
@@ -522,6 +533,16 @@ impl Search {
             _ => self.dag.push(Node::And(children)),
         };
         (count, node)
+    }
+
+    /// The gap after an analysis that found no split.
+    fn next_analysis_gap(&self, gap: u32) -> u32 {
+        let analyses = self.stats.component_analyses;
+        if analyses >= RARE_SPLITS && self.stats.splits * RARE_SPLITS < analyses {
+            MAX_ANALYSIS_GAP_RARE
+        } else {
+            (gap * 2).min(MAX_ANALYSIS_GAP)
+        }
     }
 
     fn cached(
