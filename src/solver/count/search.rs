@@ -621,8 +621,8 @@ impl Search {
         let var = vars[position];
         self.stats.decisions += 1;
         let mut total = Count::ZERO;
-        let mut edges = Vec::with_capacity(2);
-        for positive in [false, true] {
+        let mut edges = [const { Edge::DEAD }; 2];
+        for (edge, positive) in edges.iter_mut().zip([false, true]) {
             let mark = self.trail.len();
             let log_mark = self.satisfied_log.len();
             self.assign(Lit::new(Var::from_index(var as usize), positive));
@@ -638,20 +638,18 @@ impl Search {
             } else {
                 (Count::ZERO, FALSE)
             };
-            let lits = if child == FALSE || !self.dag.is_kept() {
+            let lits = if child == FALSE {
                 0..0
             } else {
-                let implied = self.trail[mark..].to_vec();
-                self.dag.store_lits(&implied)
+                self.dag.store_lits(&self.trail[mark..])
             };
             self.backtrack(mark);
             total = total.add(&count);
-            edges.push(Edge { lits, child });
+            *edge = Edge { lits, child };
         }
         if total.is_zero() {
             return (Count::ZERO, FALSE);
         }
-        let edges: [Edge; 2] = edges.try_into().expect("two branches");
         (total, self.dag.push(Node::Decision(edges)))
     }
 
