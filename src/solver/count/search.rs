@@ -121,12 +121,11 @@ pub(super) struct Search {
     value: Vec<i8>,
     trail: Vec<Lit>,
     queue_head: usize,
-    /// Per long clause: how many of its literals are true.
-    true_count: Vec<u32>,
-    /// Long clauses in the order they became satisfied, and per trail position the
-    /// length of this log before that assignment.
-    satisfied_log: Vec<u32>,
-    log_at: Vec<u32>,
+    /// Per variable: its position on the trail while it is assigned. Which long clauses
+    /// an assignment satisfied is worked out from these when a key is needed
+    /// (`child_key`), not tracked at every assignment: most propagations end in a
+    /// conflict and never need a key.
+    position: Vec<u32>,
     /// Per variable: its position in the decision order, or `NO_RANK` for variables
     /// never decided. Decided are the projected variables, in projection order, after
     /// the gates of `gate_order`.
@@ -188,9 +187,7 @@ impl Search {
             value: vec![0; 2 * n],
             trail: Vec::with_capacity(n),
             queue_head: 0,
-            true_count: Vec::new(),
-            satisfied_log: Vec::new(),
-            log_at: Vec::with_capacity(n),
+            position: vec![0; n],
             rank,
             projected,
             var_hash,
@@ -224,7 +221,6 @@ impl Search {
         }
         let long = search.starts.len() - 1;
         search.clause_stamp = vec![0; long];
-        search.true_count = vec![0; long];
         search.clause_hash = (0..long as u64)
             .map(|c| (mix(c ^ SEED_CLAUSE_1), mix(c ^ SEED_CLAUSE_2)))
             .collect();
@@ -314,28 +310,44 @@ impl Search {
         self.stats.assignments += 1;
         self.value[lit.code()] = 1;
         self.value[(!lit).code()] = -1;
+        self.position[lit.var().index()] = self.trail.len() as u32;
         self.trail.push(lit);
-        self.log_at.push(self.satisfied_log.len() as u32);
-        for &id in &self.long_by_lit[lit.code()] {
-            self.true_count[id as usize] += 1;
-            if self.true_count[id as usize] == 1 {
-                self.satisfied_log.push(id);
+    }
+
+    /// Whether some literal of long clause `id` is true.
+    fn is_satisfied(&self, id: u32) -> bool {
+        let (start, end) = (self.starts[id as usize], self.starts[id as usize + 1]);
+        self.lits[start as usize..end as usize]
+            .iter()
+            .any(|l| self.value[l.code()] == 1)
+    }
+
+    /// `key` minus the variables assigned since trail position `mark` and the long
+    /// clauses they satisfied (each once: at its first true literal on the trail).
+    fn child_key(&self, key: Key, mark: usize) -> Key {
+        let mut child = key;
+        for (at, lit) in self.trail.iter().enumerate().skip(mark) {
+            child = sub(child, self.var_hash[lit.var().index()]);
+            for &id in &self.long_by_lit[lit.code()] {
+                let (start, end) = (self.starts[id as usize], self.starts[id as usize + 1]);
+                let earlier = self.lits[start as usize..end as usize].iter().any(|l| {
+                    self.value[l.code()] == 1 && (self.position[l.var().index()] as usize) < at
+                });
+                if !earlier {
+                    child = sub(child, self.clause_hash[id as usize]);
+                }
             }
         }
+        child
     }
 
     fn backtrack(&mut self, mark: usize) {
         if mark >= self.trail.len() {
             return;
         }
-        self.satisfied_log.truncate(self.log_at[mark] as usize);
-        self.log_at.truncate(mark);
         for lit in self.trail.drain(mark..) {
             self.value[lit.code()] = 0;
             self.value[(!lit).code()] = 0;
-            for &id in &self.long_by_lit[lit.code()] {
-                self.true_count[id as usize] -= 1;
-            }
         }
         self.queue_head = mark;
     }
@@ -466,10 +478,13 @@ impl Search {
                     }
                 }
                 for &id in &self.long_by_var[var] {
-                    if self.clause_stamp[id as usize] == stamp || self.true_count[id as usize] > 0 {
+                    if self.clause_stamp[id as usize] == stamp {
                         continue;
                     }
                     self.clause_stamp[id as usize] = stamp;
+                    if self.is_satisfied(id) {
+                        continue;
+                    }
                     clauses += 1;
                     key = add(key, self.clause_hash[id as usize]);
                     let start = self.starts[id as usize] as usize;
@@ -624,16 +639,9 @@ impl Search {
         let mut edges = [const { Edge::DEAD }; 2];
         for (edge, positive) in edges.iter_mut().zip([false, true]) {
             let mark = self.trail.len();
-            let log_mark = self.satisfied_log.len();
             self.assign(Lit::new(Var::from_index(var as usize), positive));
             let (count, child) = if self.propagate() {
-                let mut child_key = key;
-                for lit in &self.trail[mark..] {
-                    child_key = sub(child_key, self.var_hash[lit.var().index()]);
-                }
-                for &id in &self.satisfied_log[log_mark..] {
-                    child_key = sub(child_key, self.clause_hash[id as usize]);
-                }
+                let child_key = self.child_key(key, mark);
                 self.residual(vars, position + 1, child_key, gap, since + 1)
             } else {
                 (Count::ZERO, FALSE)
