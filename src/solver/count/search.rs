@@ -306,6 +306,7 @@ impl Search {
         self.value[2 * var as usize] != 0
     }
 
+    #[inline(always)]
     fn assign(&mut self, lit: Lit) {
         self.stats.assignments += 1;
         self.value[lit.code()] = 1;
