@@ -4,7 +4,7 @@
 //! but it learns nothing from conflicts, so a puzzle with a handful of solutions hidden in
 //! a large search space (twonot2 with S=3: one solution) can take it minutes, where a
 //! CDCL solver with blocking clauses answers in milliseconds. So the engine goes first
-//! under a give-up rule (`GIVE_UP`: many sub-problems without solutions, few with); only
+//! under a give-up rule (`GIVE_UP`: many decisions without solutions, few with); only
 //! when it gives up does the CDCL solver look for up to `PROBE + 1` solutions, and only
 //! when there are more does the engine start again, this time to the end.
 //!
@@ -21,13 +21,13 @@ use std::ops::ControlFlow;
 /// solutions per second this bounds the probe to about a tenth of a second.
 pub const PROBE: u64 = 256;
 
-/// When the first, bounded engine run gives up: after 20,000 sub-problems without
-/// solutions, if they outnumber those with solutions 16 to 1. Battleship puzzle10 ends
-/// with 2 to 1 (3,754 solutions), Star Battle twonot2 S=1 with far fewer dead ends than
-/// live sub-problems; twonot2 S=3 (one solution) has almost nothing but dead ends and
-/// gives up after a fraction of a second.
+/// When the first, bounded engine run gives up: after 20,000 decisions without a
+/// solution on either branch, if they outnumber those with solutions 16 to 1.
+/// Battleship puzzle10 ends at about 2 to 1 (3,754 solutions), Star Battle twonot2 S=1
+/// with fewer dead decisions than live ones; twonot2 S=3 (one solution) has almost
+/// nothing but dead ends and gives up after a fraction of a second.
 pub const GIVE_UP: GiveUp = GiveUp {
-    min_dead_ends: 20_000,
+    min_dead_decisions: 20_000,
     ratio: 16,
 };
 
@@ -115,7 +115,7 @@ mod tests {
 
     /// Gives up at the first sub-problem: forces the CDCL probe.
     const AT_ONCE: GiveUp = GiveUp {
-        min_dead_ends: 0,
+        min_dead_decisions: 0,
         ratio: 0,
     };
 
