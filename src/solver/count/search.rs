@@ -127,6 +127,11 @@ pub(super) struct Search {
     watches: Vec<Vec<Watch>>,
     /// Per literal code: what must be true when this literal is false (binary clauses).
     implications: Vec<Vec<Lit>>,
+    /// Per literal code: the other two literals of each clause of length 3 it occurs
+    /// in, read whenever it becomes false. Most long clauses of cardinality encodings
+    /// have length 3, and two value reads beat moving watches around. (They are long
+    /// clauses all the same for components and keys.)
+    ternary: Vec<Vec<(Lit, Lit)>>,
     /// Per literal code: 1 true, -1 false, 0 unassigned.
     value: Vec<i8>,
     trail: Vec<Lit>,
@@ -198,6 +203,7 @@ impl Search {
             partners: vec![Vec::new(); n],
             watches: vec![Vec::new(); 2 * n],
             implications: vec![Vec::new(); 2 * n],
+            ternary: vec![Vec::new(); 2 * n],
             value: vec![0; 2 * n],
             trail: Vec::with_capacity(n),
             queue_head: 0,
@@ -260,6 +266,12 @@ impl Search {
                 for lit in clause {
                     self.long_by_var[lit.var().index()].push(id);
                     self.long_by_lit[lit.code()].push(id);
+                }
+                if let &[a, b, c] = clause {
+                    self.ternary[a.code()].push((b, c));
+                    self.ternary[b.code()].push((a, c));
+                    self.ternary[c.code()].push((a, b));
+                    return;
                 }
                 self.watches[clause[0].code()].push(Watch {
                     clause: id,
@@ -387,6 +399,28 @@ impl Search {
                 }
             }
             self.implications[falsified.code()] = implied;
+            if !ok {
+                return false;
+            }
+
+            let pairs = std::mem::take(&mut self.ternary[falsified.code()]);
+            let mut ok = true;
+            for &(b, c) in &pairs {
+                let (vb, vc) = (self.value[b.code()], self.value[c.code()]);
+                if vb == 1 || vc == 1 {
+                    continue;
+                }
+                match (vb, vc) {
+                    (-1, -1) => {
+                        ok = false;
+                        break;
+                    }
+                    (-1, _) => self.assign(c),
+                    (_, -1) => self.assign(b),
+                    _ => {}
+                }
+            }
+            self.ternary[falsified.code()] = pairs;
             if !ok {
                 return false;
             }
