@@ -103,9 +103,10 @@ const MAX_ANALYSIS_GAP_RARE: u32 = 1024;
 const RARE_SPLITS: u64 = 64;
 
 /// Keys cost a walk over the clauses each decision satisfied (a quarter of Battleship
-/// puzzle10's time) and pay off only through cache hits. After `.0` sub-problems are
-/// cached, if fewer than one lookup in `.1` was a hit, the search stops keying and
-/// caching the sub-problem after each decision and caches only at component analyses.
+/// puzzle10's time) and pay off only through cache hits. Every `.0` sub-problems
+/// cached, if so far there were fewer hits than one per `.1` entries, the search stops
+/// keying and caching the sub-problem after each decision for good and caches only at
+/// component analyses.
 /// Star Battle twonot2 hits about half the time and keeps its cache; puzzle10 hits
 /// about one in ten (and its hits save 8% of its decisions).
 const CACHE_TRIAL: (u64, u64) = (4096, 5);
@@ -602,12 +603,16 @@ impl Search {
 
     /// The gap after an analysis that found no split.
     fn next_analysis_gap(&self, gap: u32) -> u32 {
-        let analyses = self.stats.component_analyses;
-        if analyses >= RARE_SPLITS && self.stats.splits * RARE_SPLITS < analyses {
+        if self.splits_are_rare() {
             MAX_ANALYSIS_GAP_RARE
         } else {
             (gap * 2).min(MAX_ANALYSIS_GAP)
         }
+    }
+
+    fn splits_are_rare(&self) -> bool {
+        let analyses = self.stats.component_analyses;
+        analyses >= RARE_SPLITS && self.stats.splits * RARE_SPLITS < analyses
     }
 
     fn cached(
@@ -618,11 +623,6 @@ impl Search {
         if let Some(hit) = self.cache.get(&key) {
             self.stats.cache_hits += 1;
             return hit.clone();
-        }
-        if self.stats.cache_entries == CACHE_TRIAL.0
-            && self.stats.cache_hits * CACHE_TRIAL.1 < CACHE_TRIAL.0
-        {
-            self.cache_decisions = false;
         }
         if self.gave_up {
             return (Count::ZERO, FALSE);
@@ -638,6 +638,10 @@ impl Search {
             self.stats.cache_clears += 1;
         }
         self.stats.cache_entries += 1;
+        let entries = self.stats.cache_entries;
+        if entries % CACHE_TRIAL.0 == 0 && self.stats.cache_hits * CACHE_TRIAL.1 < entries {
+            self.cache_decisions = false;
+        }
         if result.0.is_zero() {
             self.stats.dead_ends += 1;
         }
@@ -685,6 +689,12 @@ impl Search {
         };
         let var = vars[position];
         self.stats.decisions += 1;
+        // A gap handed down from before splits turned out rare gives way at once.
+        let gap = if self.splits_are_rare() {
+            gap.max(MAX_ANALYSIS_GAP_RARE)
+        } else {
+            gap
+        };
         let mut total = Count::ZERO;
         let mut edges = [const { Edge::DEAD }; 2];
         for (edge, positive) in edges.iter_mut().zip([false, true]) {
