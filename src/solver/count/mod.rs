@@ -83,7 +83,7 @@ pub fn count_with_stats(cnf: &Cnf) -> (Count, SearchStats) {
 /// `count_solutions`, or `None` if the search met the `give_up` rule first.
 pub fn count_within(cnf: &Cnf, give_up: GiveUp) -> Option<Count> {
     on_big_stack(|| {
-        let outcome = search::Search::new(cnf, false, Some(give_up)).run()?;
+        let outcome = search::Search::new(cnf, false, Some(give_up)).run().ok()?;
         Some(outcome.count)
     })
 }
@@ -116,7 +116,7 @@ impl Solutions {
 
     fn compile_search(cnf: &Cnf, give_up: Option<GiveUp>) -> Option<Solutions> {
         on_big_stack(|| {
-            let outcome = search::Search::new(cnf, true, give_up).run()?;
+            let outcome = search::Search::new(cnf, true, give_up).run().ok()?;
             Some(Solutions {
                 count: outcome.count,
                 num_vars: cnf.num_vars(),

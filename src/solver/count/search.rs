@@ -286,9 +286,9 @@ impl Search {
         }
     }
 
-    /// Counts the solutions projected on the projection set and builds the DAG; `None`
-    /// when the search gave up (see `GiveUp`).
-    pub fn run(mut self) -> Option<Outcome> {
+    /// Counts the solutions projected on the projection set and builds the DAG; when the
+    /// search gave up (see `GiveUp`), what it had done by then.
+    pub fn run(mut self) -> Result<Outcome, SearchStats> {
         let unsat = Outcome {
             count: Count::ZERO,
             dag: Dag::new(false),
@@ -299,22 +299,22 @@ impl Search {
             stats: SearchStats::default(),
         };
         if self.trivially_unsat {
-            return Some(unsat);
+            return Ok(unsat);
         }
         for unit in std::mem::take(&mut self.units) {
             match self.value[unit.code()] {
                 1 => {}
-                -1 => return Some(unsat),
+                -1 => return Ok(unsat),
                 _ => self.assign(unit),
             }
         }
         if !self.propagate() {
-            return Some(unsat);
+            return Ok(unsat);
         }
         let all: Vec<u32> = (0..self.num_vars as u32).collect();
         let (count, child) = self.split(&all, 1);
         if self.gave_up {
-            return None;
+            return Err(self.stats);
         }
         let lits = if child == FALSE {
             0..0
@@ -322,7 +322,7 @@ impl Search {
             let implied = self.trail.clone();
             self.dag.store_lits(&implied)
         };
-        Some(Outcome {
+        Ok(Outcome {
             count,
             root: Edge { lits, child },
             dag: self.dag,
@@ -681,6 +681,9 @@ impl Search {
         gap: u32,
         since: u32,
     ) -> (Count, NodeId) {
+        if self.gave_up {
+            return (Count::ZERO, FALSE);
+        }
         let Some(position) = (from..vars.len())
             .take_while(|&i| self.rank[vars[i] as usize] != NO_RANK)
             .find(|&i| !self.is_assigned(vars[i]))
@@ -971,6 +974,44 @@ mod tests {
                 assert_eq!(count, expected.len() as u128, "round {round}");
                 assert_eq!(seen, expected, "round {round}, keys {cache_decisions}");
             }
+        }
+    }
+
+    /// Random 3-SAT past the threshold: nothing but dead ends. The give-up rule must
+    /// stop the search whether or not it caches after every decision (without caching,
+    /// the recursion never passes through the cache, where a search that gave up
+    /// returns at once).
+    #[test]
+    fn a_hopeless_search_gives_up_with_and_without_keys() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move |below: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % below
+        };
+        let mut cnf = Cnf::new();
+        let vars: Vec<Var> = (0..150).map(|_| cnf.primary_var()).collect();
+        for _ in 0..750 {
+            let clause: Vec<Lit> = (0..3)
+                .map(|_| Lit::new(vars[next(150) as usize], next(2) == 0))
+                .collect();
+            cnf.clause(clause);
+        }
+        let rule = GiveUp {
+            min_dead_decisions: 2_000,
+            ratio: 16,
+        };
+        for cache_decisions in [true, false] {
+            let mut search = Search::new(&cnf, true, Some(rule));
+            search.cache_decisions = cache_decisions;
+            let stats = search.run().err().expect("the search gives up");
+            // It stops right after the decision that met the rule.
+            let limit = rule.min_dead_decisions + rule.min_dead_decisions / rule.ratio + 150;
+            assert!(
+                stats.decisions <= limit,
+                "keys {cache_decisions}: {stats:?}"
+            );
         }
     }
 }
