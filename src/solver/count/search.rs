@@ -639,7 +639,8 @@ impl Search {
         }
         self.stats.cache_entries += 1;
         let entries = self.stats.cache_entries;
-        if entries % CACHE_TRIAL.0 == 0 && self.stats.cache_hits * CACHE_TRIAL.1 < entries {
+        if entries.is_multiple_of(CACHE_TRIAL.0) && self.stats.cache_hits * CACHE_TRIAL.1 < entries
+        {
             self.cache_decisions = false;
         }
         if result.0.is_zero() {
