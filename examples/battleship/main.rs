@@ -10,9 +10,10 @@
 //! Both sides run the seed's command line, `PUZZLE find_all_solutions`, printing every
 //! board (gridsat into a sink, in this process; the baseline as a child process with its
 //! standard output sent to /dev/null). Runs alternate between the two so that a change
-//! in machine load hits both. CPU time is read from Linux's /proc: this process's own
-//! (nanoseconds, /proc/thread-self/schedstat) and its waited-for children's (clock
-//! ticks, /proc/self/stat), so the table is Linux-only.
+//! in machine load hits both. CPU time (user + system) is read from Linux's
+//! /proc/self/stat: this process's own, all threads included (the counting engine runs
+//! on a thread of its own), and its waited-for children's, both in clock ticks (10 ms),
+//! so the table is Linux-only. The table shows the minimum and the median of the runs.
 
 use clap::Parser;
 use gridsat::battleship::cli::{run_to, Args};
@@ -26,8 +27,7 @@ struct Bench {
     /// The compiled C++ baseline (`g++ -O2 -o bs-baseline battleship.cpp`).
     #[arg(long)]
     baseline: Option<PathBuf>,
-    /// Runs per program and puzzle; the table shows the median (gridsat) and the mean
-    /// (children, whose CPU time the kernel reports in clock ticks).
+    /// Runs per program and puzzle; the table shows the minimum and the median.
     #[arg(long, default_value_t = 5)]
     runs: usize,
     /// Cardinality encoding of the sums.
@@ -38,24 +38,29 @@ struct Bench {
     puzzles: Vec<PathBuf>,
 }
 
-/// CPU time this thread (the whole single-threaded benchmark) has used.
-fn own_cpu() -> Duration {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat")
-        .expect("/proc/thread-self/schedstat (Linux) is needed for CPU times");
-    let ns: u64 = text.split_whitespace().next().unwrap().parse().unwrap();
-    Duration::from_nanos(ns)
-}
-
-/// CPU time used by waited-for children (user + system), at clock-tick resolution.
-fn children_cpu() -> Duration {
-    let text = std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat");
+/// User + system CPU time from /proc/self/stat, at clock-tick resolution: this
+/// process's own (every thread, finished ones included) and its waited-for children's.
+fn cpu_times() -> (Duration, Duration) {
+    let text = std::fs::read_to_string("/proc/self/stat")
+        .expect("/proc/self/stat (Linux) is needed for CPU times");
     // Fields after the command name (which is in parentheses and may hold spaces).
     let rest = &text[text.rfind(')').unwrap() + 2..];
     let fields: Vec<&str> = rest.split_whitespace().collect();
-    // cutime and cstime are fields 16 and 17 of stat(5), i.e. 13 and 14 after `state`.
-    let ticks: u64 = fields[13].parse::<u64>().unwrap() + fields[14].parse::<u64>().unwrap();
-    let hz = clock_ticks_per_second();
-    Duration::from_secs_f64(ticks as f64 / hz)
+    // utime, stime, cutime, cstime are fields 14 to 17 of stat(5), i.e. 11 to 14 after
+    // `state`.
+    let ticks = |i: usize, j: usize| {
+        let t = fields[i].parse::<u64>().unwrap() + fields[j].parse::<u64>().unwrap();
+        Duration::from_secs_f64(t as f64 / clock_ticks_per_second())
+    };
+    (ticks(11, 12), ticks(13, 14))
+}
+
+fn own_cpu() -> Duration {
+    cpu_times().0
+}
+
+fn children_cpu() -> Duration {
+    cpu_times().1
 }
 
 fn clock_ticks_per_second() -> f64 {
@@ -70,7 +75,7 @@ fn median(mut xs: Vec<f64>) -> f64 {
 
 fn main() -> anyhow::Result<()> {
     let bench = Bench::parse();
-    println!("| puzzle | solutions | gridsat CPU s (median of {r}) | baseline CPU s (mean of {r}) | baseline solve_seconds (median) | gridsat / baseline |", r = bench.runs);
+    println!("| puzzle | solutions | gridsat CPU s, min / median of {r} | baseline CPU s, min / median of {r} | baseline solve_seconds (median) | gridsat / baseline (medians) |", r = bench.runs);
     println!("|---|---|---|---|---|---|");
     for puzzle in &bench.puzzles {
         let args = Args {
@@ -78,7 +83,7 @@ fn main() -> anyhow::Result<()> {
             ..Args::seed(puzzle.clone(), true)
         };
         let mut ours = Vec::new();
-        let mut theirs_cpu = Duration::ZERO;
+        let mut theirs = Vec::new();
         let mut theirs_solve = Vec::new();
         let mut count = String::new();
         for _ in 0..bench.runs {
@@ -97,7 +102,7 @@ fn main() -> anyhow::Result<()> {
                     .stdout(Stdio::null())
                     .stderr(Stdio::piped())
                     .output()?;
-                theirs_cpu += children_cpu() - before;
+                theirs.push((children_cpu() - before).as_secs_f64());
                 let stderr = String::from_utf8(output.stderr)?;
                 // `solve_seconds=0.123 count=3754`
                 let field = |key: &str| {
@@ -117,20 +122,22 @@ fn main() -> anyhow::Result<()> {
                 }
             }
         }
+        let ours_min = ours.iter().copied().fold(f64::INFINITY, f64::min);
         let ours = median(ours);
         let name = puzzle.file_stem().unwrap_or_default().to_string_lossy();
         let solutions = count
             .trim_start_matches("Found ")
             .trim_end_matches(" solution(s)");
         if bench.baseline.is_some() {
-            let theirs = theirs_cpu.as_secs_f64() / bench.runs as f64;
+            let theirs_min = theirs.iter().copied().fold(f64::INFINITY, f64::min);
+            let theirs = median(theirs);
             println!(
-                "| {name} | {solutions} | {ours:.3} | {theirs:.3} | {:.3} | {:.1} |",
+                "| {name} | {solutions} | {ours_min:.2} / {ours:.2} | {theirs_min:.2} / {theirs:.2} | {:.3} | {:.1} |",
                 median(theirs_solve),
                 ours / theirs
             );
         } else {
-            println!("| {name} | {solutions} | {ours:.3} | - | - | - |");
+            println!("| {name} | {solutions} | {ours_min:.2} / {ours:.2} | - | - | - |");
         }
     }
     Ok(())

@@ -114,8 +114,9 @@ pub fn list_solutions(
     })
 }
 
-/// Every solution, through the solver layer's `AllSolutions`: blocking clauses while
-/// there are few, the counting engine (no blocking clauses) when there are many.
+/// Every solution, through the solver layer's `AllSolutions`: the counting engine (no
+/// blocking clauses), or blocking clauses when the engine gives up on a puzzle with few
+/// solutions in a large search space.
 fn list_all(
     puzzle: &Puzzle,
     encoded: &Encoded,

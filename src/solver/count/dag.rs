@@ -21,6 +21,14 @@ pub(super) struct Edge {
     pub child: NodeId,
 }
 
+impl Edge {
+    /// An edge into the FALSE node.
+    pub const DEAD: Edge = Edge {
+        lits: 0..0,
+        child: FALSE,
+    };
+}
+
 #[derive(Clone, Debug)]
 pub(super) enum Node {
     False,

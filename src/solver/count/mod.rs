@@ -43,7 +43,7 @@ mod number;
 mod search;
 
 pub use number::Count;
-pub use search::SearchStats;
+pub use search::{GiveUp, SearchStats};
 
 use gridsat_encodings::cnf::Cnf;
 use std::ops::ControlFlow;
@@ -74,8 +74,17 @@ pub fn count_solutions(cnf: &Cnf) -> Count {
 /// `count_solutions`, with what the search did.
 pub fn count_with_stats(cnf: &Cnf) -> (Count, SearchStats) {
     on_big_stack(|| {
-        let outcome = search::Search::new(cnf, false).run();
+        let outcome = search::Search::new(cnf, false, None).run();
+        let outcome = outcome.expect("a search without a give-up rule finishes");
         (outcome.count, outcome.stats)
+    })
+}
+
+/// `count_solutions`, or `None` if the search met the `give_up` rule first.
+pub fn count_within(cnf: &Cnf, give_up: GiveUp) -> Option<Count> {
+    on_big_stack(|| {
+        let outcome = search::Search::new(cnf, false, Some(give_up)).run().ok()?;
+        Some(outcome.count)
     })
 }
 
@@ -97,15 +106,24 @@ pub struct Solutions {
 impl Solutions {
     /// Runs the counting search and keeps the DAG it explored.
     pub fn compile(cnf: &Cnf) -> Solutions {
+        Solutions::compile_search(cnf, None).expect("a search without a give-up rule finishes")
+    }
+
+    /// `compile`, or `None` if the search met the `give_up` rule first.
+    pub fn compile_within(cnf: &Cnf, give_up: GiveUp) -> Option<Solutions> {
+        Solutions::compile_search(cnf, Some(give_up))
+    }
+
+    fn compile_search(cnf: &Cnf, give_up: Option<GiveUp>) -> Option<Solutions> {
         on_big_stack(|| {
-            let outcome = search::Search::new(cnf, true).run();
-            Solutions {
+            let outcome = search::Search::new(cnf, true, give_up).run().ok()?;
+            Some(Solutions {
                 count: outcome.count,
                 num_vars: cnf.num_vars(),
                 dag: outcome.dag,
                 root: outcome.root,
                 stats: outcome.stats,
-            }
+            })
         })
     }
 

@@ -33,10 +33,14 @@ pub struct SearchStats {
     pub cache_clears: u64,
     /// Component analyses (a walk over the whole remaining sub-problem).
     pub component_analyses: u64,
+    /// Component analyses that found more than one part.
+    pub splits: u64,
     /// Components without projected variables that needed a satisfiability search.
     pub witness_searches: u64,
     /// Cached sub-problems without solutions.
     pub dead_ends: u64,
+    /// Decisions both of whose branches had no solution.
+    pub dead_decisions: u64,
     /// Auxiliary variables recognised as AND gates of projected variables, which the
     /// search decides before the projected variables (see `gate_order`).
     pub gates: u64,
@@ -63,6 +67,19 @@ struct Component {
 
 const NO_RANK: u32 = u32::MAX;
 
+/// When a search stops early because it looks hopeless: once at least `min_dead_decisions`
+/// of its decisions had no solution on either branch and they outnumber those with
+/// solutions `ratio` to one or more (checked after every decision; zero and zero give
+/// up at the first). A formula with few solutions hidden in a large
+/// space looks like that (every sub-problem but those on the few solutions' paths is a
+/// dead end), and a CDCL solver finds those few solutions far faster than an
+/// exhaustive search without learning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GiveUp {
+    pub min_dead_decisions: u64,
+    pub ratio: u64,
+}
+
 #[derive(Clone, Copy)]
 struct Watch {
     clause: u32,
@@ -78,6 +95,21 @@ const MAX_CACHE_ENTRIES: usize = 1 << 23;
 /// sub-problem that is in fact disconnected is counted correctly by branching, only
 /// without the savings of multiplying its parts.
 const MAX_ANALYSIS_GAP: u32 = 32;
+
+/// When analyses rarely split (fewer than one in `RARE_SPLITS`, after `RARE_SPLITS`
+/// analyses), the gap jumps to this instead: Battleship puzzle10's formula splits
+/// in 3 of 1,720 analyses, whose walks cost 13% of its time.
+const MAX_ANALYSIS_GAP_RARE: u32 = 1024;
+const RARE_SPLITS: u64 = 64;
+
+/// Keys cost a walk over the clauses each decision satisfied (a quarter of Battleship
+/// puzzle10's time) and pay off only through cache hits. Every `.0` sub-problems
+/// cached, if so far there were fewer hits than one per `.1` entries, the search stops
+/// keying and caching the sub-problem after each decision for good and caches only at
+/// component analyses.
+/// Star Battle twonot2 hits about half the time and keeps its cache; puzzle10 hits
+/// about one in ten (and its hits save 8% of its decisions).
+const CACHE_TRIAL: (u64, u64) = (4096, 5);
 
 pub(super) struct Search {
     num_vars: usize,
@@ -96,16 +128,20 @@ pub(super) struct Search {
     watches: Vec<Vec<Watch>>,
     /// Per literal code: what must be true when this literal is false (binary clauses).
     implications: Vec<Vec<Lit>>,
+    /// Per literal code: the other two literals of each clause of length 3 it occurs
+    /// in, read whenever it becomes false. Most long clauses of cardinality encodings
+    /// have length 3, and two value reads beat moving watches around. (They are long
+    /// clauses all the same for components and keys.)
+    ternary: Vec<Vec<(Lit, Lit)>>,
     /// Per literal code: 1 true, -1 false, 0 unassigned.
     value: Vec<i8>,
     trail: Vec<Lit>,
     queue_head: usize,
-    /// Per long clause: how many of its literals are true.
-    true_count: Vec<u32>,
-    /// Long clauses in the order they became satisfied, and per trail position the
-    /// length of this log before that assignment.
-    satisfied_log: Vec<u32>,
-    log_at: Vec<u32>,
+    /// Per variable: its position on the trail while it is assigned. Which long clauses
+    /// an assignment satisfied is worked out from these when a key is needed
+    /// (`child_key`), not tracked at every assignment: most propagations end in a
+    /// conflict and never need a key.
+    position: Vec<u32>,
     /// Per variable: its position in the decision order, or `NO_RANK` for variables
     /// never decided. Decided are the projected variables, in projection order, after
     /// the gates of `gate_order`.
@@ -124,6 +160,13 @@ pub(super) struct Search {
     cache_limit: usize,
     dag: Dag,
     stats: SearchStats,
+    give_up: Option<GiveUp>,
+    /// Whether the sub-problem after each decision is looked up in the cache (which
+    /// needs its key); else only those after a component analysis are. See
+    /// `CACHE_TRIAL`.
+    cache_decisions: bool,
+    /// Set when `give_up` fired: every pending call then returns at once.
+    gave_up: bool,
 }
 
 /// What `Search::run` found: the count, and the DAG to list solutions from.
@@ -135,7 +178,7 @@ pub(super) struct Outcome {
 }
 
 impl Search {
-    pub fn new(cnf: &Cnf, keep_dag: bool) -> Search {
+    pub fn new(cnf: &Cnf, keep_dag: bool, give_up: Option<GiveUp>) -> Search {
         let n = cnf.num_vars();
         let mut projected = vec![false; n];
         for var in cnf.projection() {
@@ -161,12 +204,11 @@ impl Search {
             partners: vec![Vec::new(); n],
             watches: vec![Vec::new(); 2 * n],
             implications: vec![Vec::new(); 2 * n],
+            ternary: vec![Vec::new(); 2 * n],
             value: vec![0; 2 * n],
             trail: Vec::with_capacity(n),
             queue_head: 0,
-            true_count: Vec::new(),
-            satisfied_log: Vec::new(),
-            log_at: Vec::with_capacity(n),
+            position: vec![0; n],
             rank,
             projected,
             var_hash,
@@ -183,6 +225,9 @@ impl Search {
                 gates: gates.len() as u64,
                 ..SearchStats::default()
             },
+            give_up,
+            cache_decisions: true,
+            gave_up: false,
         };
         let mut clause: Vec<Lit> = Vec::new();
         for original in cnf.clauses() {
@@ -198,7 +243,6 @@ impl Search {
         }
         let long = search.starts.len() - 1;
         search.clause_stamp = vec![0; long];
-        search.true_count = vec![0; long];
         search.clause_hash = (0..long as u64)
             .map(|c| (mix(c ^ SEED_CLAUSE_1), mix(c ^ SEED_CLAUSE_2)))
             .collect();
@@ -224,6 +268,12 @@ impl Search {
                     self.long_by_var[lit.var().index()].push(id);
                     self.long_by_lit[lit.code()].push(id);
                 }
+                if let &[a, b, c] = clause {
+                    self.ternary[a.code()].push((b, c));
+                    self.ternary[b.code()].push((a, c));
+                    self.ternary[c.code()].push((a, b));
+                    return;
+                }
                 self.watches[clause[0].code()].push(Watch {
                     clause: id,
                     blocker: clause[1],
@@ -236,8 +286,9 @@ impl Search {
         }
     }
 
-    /// Counts the solutions projected on the projection set and builds the DAG.
-    pub fn run(mut self) -> Outcome {
+    /// Counts the solutions projected on the projection set and builds the DAG; when the
+    /// search gave up (see `GiveUp`), what it had done by then.
+    pub fn run(mut self) -> Result<Outcome, SearchStats> {
         let unsat = Outcome {
             count: Count::ZERO,
             dag: Dag::new(false),
@@ -248,64 +299,84 @@ impl Search {
             stats: SearchStats::default(),
         };
         if self.trivially_unsat {
-            return unsat;
+            return Ok(unsat);
         }
         for unit in std::mem::take(&mut self.units) {
             match self.value[unit.code()] {
                 1 => {}
-                -1 => return unsat,
+                -1 => return Ok(unsat),
                 _ => self.assign(unit),
             }
         }
         if !self.propagate() {
-            return unsat;
+            return Ok(unsat);
         }
         let all: Vec<u32> = (0..self.num_vars as u32).collect();
         let (count, child) = self.split(&all, 1);
+        if self.gave_up {
+            return Err(self.stats);
+        }
         let lits = if child == FALSE {
             0..0
         } else {
             let implied = self.trail.clone();
             self.dag.store_lits(&implied)
         };
-        Outcome {
+        Ok(Outcome {
             count,
             root: Edge { lits, child },
             dag: self.dag,
             stats: self.stats,
-        }
+        })
     }
 
     fn is_assigned(&self, var: u32) -> bool {
         self.value[2 * var as usize] != 0
     }
 
+    #[inline(always)]
     fn assign(&mut self, lit: Lit) {
         self.stats.assignments += 1;
         self.value[lit.code()] = 1;
         self.value[(!lit).code()] = -1;
+        self.position[lit.var().index()] = self.trail.len() as u32;
         self.trail.push(lit);
-        self.log_at.push(self.satisfied_log.len() as u32);
-        for &id in &self.long_by_lit[lit.code()] {
-            self.true_count[id as usize] += 1;
-            if self.true_count[id as usize] == 1 {
-                self.satisfied_log.push(id);
+    }
+
+    /// Whether some literal of long clause `id` is true.
+    fn is_satisfied(&self, id: u32) -> bool {
+        let (start, end) = (self.starts[id as usize], self.starts[id as usize + 1]);
+        self.lits[start as usize..end as usize]
+            .iter()
+            .any(|l| self.value[l.code()] == 1)
+    }
+
+    /// `key` minus the variables assigned since trail position `mark` and the long
+    /// clauses they satisfied (each once: at its first true literal on the trail).
+    fn child_key(&self, key: Key, mark: usize) -> Key {
+        let mut child = key;
+        for (at, lit) in self.trail.iter().enumerate().skip(mark) {
+            child = sub(child, self.var_hash[lit.var().index()]);
+            for &id in &self.long_by_lit[lit.code()] {
+                let (start, end) = (self.starts[id as usize], self.starts[id as usize + 1]);
+                let earlier = self.lits[start as usize..end as usize].iter().any(|l| {
+                    self.value[l.code()] == 1 && (self.position[l.var().index()] as usize) < at
+                });
+                if !earlier {
+                    child = sub(child, self.clause_hash[id as usize]);
+                }
             }
         }
+        child
     }
 
     fn backtrack(&mut self, mark: usize) {
         if mark >= self.trail.len() {
             return;
         }
-        self.satisfied_log.truncate(self.log_at[mark] as usize);
-        self.log_at.truncate(mark);
         for lit in self.trail.drain(mark..) {
             self.value[lit.code()] = 0;
             self.value[(!lit).code()] = 0;
-            for &id in &self.long_by_lit[lit.code()] {
-                self.true_count[id as usize] -= 1;
-            }
         }
         self.queue_head = mark;
     }
@@ -329,6 +400,28 @@ impl Search {
                 }
             }
             self.implications[falsified.code()] = implied;
+            if !ok {
+                return false;
+            }
+
+            let pairs = std::mem::take(&mut self.ternary[falsified.code()]);
+            let mut ok = true;
+            for &(b, c) in &pairs {
+                let (vb, vc) = (self.value[b.code()], self.value[c.code()]);
+                if vb == 1 || vc == 1 {
+                    continue;
+                }
+                match (vb, vc) {
+                    (-1, -1) => {
+                        ok = false;
+                        break;
+                    }
+                    (-1, _) => self.assign(c),
+                    (_, -1) => self.assign(b),
+                    _ => {}
+                }
+            }
+            self.ternary[falsified.code()] = pairs;
             if !ok {
                 return false;
             }
@@ -436,10 +529,13 @@ impl Search {
                     }
                 }
                 for &id in &self.long_by_var[var] {
-                    if self.clause_stamp[id as usize] == stamp || self.true_count[id as usize] > 0 {
+                    if self.clause_stamp[id as usize] == stamp {
                         continue;
                     }
                     self.clause_stamp[id as usize] = stamp;
+                    if self.is_satisfied(id) {
+                        continue;
+                    }
                     clauses += 1;
                     key = add(key, self.clause_hash[id as usize]);
                     let start = self.starts[id as usize] as usize;
@@ -472,10 +568,13 @@ impl Search {
     fn split(&mut self, vars: &[u32], gap: u32) -> (Count, NodeId) {
         let (mut components, free) = self.components(vars);
         let parts = components.len() + usize::from(!free.is_empty());
+        if parts > 1 {
+            self.stats.splits += 1;
+        }
         let gap = if parts > 1 {
             1
         } else {
-            (gap * 2).min(MAX_ANALYSIS_GAP)
+            self.next_analysis_gap(gap)
         };
         let mut count = Count::pow2(free.len());
         let mut children = Vec::with_capacity(parts);
@@ -502,6 +601,20 @@ impl Search {
         (count, node)
     }
 
+    /// The gap after an analysis that found no split.
+    fn next_analysis_gap(&self, gap: u32) -> u32 {
+        if self.splits_are_rare() {
+            MAX_ANALYSIS_GAP_RARE
+        } else {
+            (gap * 2).min(MAX_ANALYSIS_GAP)
+        }
+    }
+
+    fn splits_are_rare(&self) -> bool {
+        let analyses = self.stats.component_analyses;
+        analyses >= RARE_SPLITS && self.stats.splits * RARE_SPLITS < analyses
+    }
+
     fn cached(
         &mut self,
         key: Key,
@@ -511,13 +624,25 @@ impl Search {
             self.stats.cache_hits += 1;
             return hit.clone();
         }
+        if self.gave_up {
+            return (Count::ZERO, FALSE);
+        }
         let result = compute(self);
+        if self.gave_up {
+            // An unfinished count: never cache it.
+            return (Count::ZERO, FALSE);
+        }
         if self.cache.len() >= self.cache_limit {
             // The cache only saves work: forgetting it keeps every count exact.
             self.cache.clear();
             self.stats.cache_clears += 1;
         }
         self.stats.cache_entries += 1;
+        let entries = self.stats.cache_entries;
+        if entries.is_multiple_of(CACHE_TRIAL.0) && self.stats.cache_hits * CACHE_TRIAL.1 < entries
+        {
+            self.cache_decisions = false;
+        }
         if result.0.is_zero() {
             self.stats.dead_ends += 1;
         }
@@ -557,6 +682,9 @@ impl Search {
         gap: u32,
         since: u32,
     ) -> (Count, NodeId) {
+        if self.gave_up {
+            return (Count::ZERO, FALSE);
+        }
         let Some(position) = (from..vars.len())
             .take_while(|&i| self.rank[vars[i] as usize] != NO_RANK)
             .find(|&i| !self.is_assigned(vars[i]))
@@ -565,38 +693,49 @@ impl Search {
         };
         let var = vars[position];
         self.stats.decisions += 1;
+        // A gap handed down from before splits turned out rare gives way at once.
+        let gap = if self.splits_are_rare() {
+            gap.max(MAX_ANALYSIS_GAP_RARE)
+        } else {
+            gap
+        };
         let mut total = Count::ZERO;
-        let mut edges = Vec::with_capacity(2);
-        for positive in [false, true] {
+        let mut edges = [const { Edge::DEAD }; 2];
+        for (edge, positive) in edges.iter_mut().zip([false, true]) {
             let mark = self.trail.len();
-            let log_mark = self.satisfied_log.len();
             self.assign(Lit::new(Var::from_index(var as usize), positive));
-            let (count, child) = if self.propagate() {
-                let mut child_key = key;
-                for lit in &self.trail[mark..] {
-                    child_key = sub(child_key, self.var_hash[lit.var().index()]);
-                }
-                for &id in &self.satisfied_log[log_mark..] {
-                    child_key = sub(child_key, self.clause_hash[id as usize]);
-                }
-                self.residual(vars, position + 1, child_key, gap, since + 1)
-            } else {
+            let (count, child) = if !self.propagate() {
                 (Count::ZERO, FALSE)
+            } else if self.cache_decisions {
+                let child_key = self.child_key(key, mark);
+                self.residual(vars, position + 1, child_key, gap, since + 1)
+            } else if since + 1 >= gap {
+                self.split(vars, gap)
+            } else {
+                // No key: nothing below is cached until the next analysis.
+                self.branch(vars, position + 1, key, gap, since + 1)
             };
-            let lits = if child == FALSE || !self.dag.is_kept() {
+            let lits = if child == FALSE {
                 0..0
             } else {
-                let implied = self.trail[mark..].to_vec();
-                self.dag.store_lits(&implied)
+                self.dag.store_lits(&self.trail[mark..])
             };
             self.backtrack(mark);
             total = total.add(&count);
-            edges.push(Edge { lits, child });
+            *edge = Edge { lits, child };
+        }
+        if total.is_zero() {
+            self.stats.dead_decisions += 1;
+        }
+        if let Some(rule) = self.give_up {
+            let dead = self.stats.dead_decisions;
+            let live = self.stats.decisions - dead;
+            self.gave_up =
+                dead >= rule.min_dead_decisions && dead >= rule.ratio.saturating_mul(live);
         }
         if total.is_zero() {
             return (Count::ZERO, FALSE);
         }
-        let edges: [Edge; 2] = edges.try_into().expect("two branches");
         (total, self.dag.push(Node::Decision(edges)))
     }
 
@@ -756,13 +895,124 @@ mod tests {
     #[test]
     fn a_tiny_cache_that_keeps_emptying_still_counts_exactly() {
         let cnf = grid_cnf(7, 4);
-        let full = Search::new(&cnf, true).run();
+        let full = Search::new(&cnf, true, None).run().unwrap();
         assert_eq!(full.count, expected(7, 4));
         assert!(full.stats.cache_hits > 0);
-        let mut small = Search::new(&cnf, true);
+        let mut small = Search::new(&cnf, true, None);
         small.cache_limit = 3;
-        let outcome = small.run();
+        let outcome = small.run().unwrap();
         assert_eq!(outcome.count, expected(7, 4));
         assert!(outcome.stats.cache_clears > 0);
+    }
+
+    /// Projected solutions by brute force: every assignment, its projection kept when
+    /// it satisfies every clause.
+    fn brute_force(cnf: &Cnf) -> std::collections::BTreeSet<Vec<bool>> {
+        let n = cnf.num_vars();
+        (0u32..1 << n)
+            .map(|bits| (0..n).map(|i| bits >> i & 1 == 1).collect::<Vec<bool>>())
+            .filter(|values| cnf.is_satisfied_by(values))
+            .map(|values| cnf.projection().iter().map(|v| values[v.index()]).collect())
+            .collect()
+    }
+
+    /// Counts and lists with the given search, checking every listed assignment.
+    fn listed(cnf: &Cnf, search: Search) -> (Count, std::collections::BTreeSet<Vec<bool>>) {
+        let outcome = search.run().expect("no give-up rule");
+        let mut seen = std::collections::BTreeSet::new();
+        if outcome.root.child != FALSE {
+            let mut values = vec![false; cnf.num_vars()];
+            outcome.dag.set(&outcome.root.lits, &mut values);
+            let _ = outcome
+                .dag
+                .walk(outcome.root.child, &mut values, &mut |values| {
+                    assert!(cnf.is_satisfied_by(values));
+                    let projected: Vec<bool> =
+                        cnf.projection().iter().map(|v| values[v.index()]).collect();
+                    assert!(seen.insert(projected), "a solution listed twice");
+                    std::ops::ControlFlow::Continue(())
+                });
+        }
+        (outcome.count, seen)
+    }
+
+    /// Without keys after decisions (what the search falls back to when its cache rarely
+    /// hits, `CACHE_TRIAL`), counts and listings still equal a brute force, on random
+    /// CNFs with random projections, and with keys as well.
+    #[test]
+    fn caching_only_at_analyses_counts_and_lists_exactly() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move |below: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % below
+        };
+        for round in 0..300 {
+            let n = 1 + next(11) as usize;
+            let mut cnf = Cnf::new();
+            let vars: Vec<Var> = (0..n)
+                .map(|_| {
+                    if next(3) == 0 {
+                        cnf.fresh_var()
+                    } else {
+                        cnf.primary_var()
+                    }
+                })
+                .collect();
+            for _ in 0..next(3 * n as u64 + 1) {
+                let width = 1 + next(4) as usize;
+                let clause: Vec<Lit> = (0..width)
+                    .map(|_| Lit::new(vars[next(n as u64) as usize], next(2) == 0))
+                    .collect();
+                cnf.clause(clause);
+            }
+            let expected = brute_force(&cnf);
+            for cache_decisions in [true, false] {
+                let mut search = Search::new(&cnf, true, None);
+                search.cache_decisions = cache_decisions;
+                let (count, seen) = listed(&cnf, search);
+                assert_eq!(count, expected.len() as u128, "round {round}");
+                assert_eq!(seen, expected, "round {round}, keys {cache_decisions}");
+            }
+        }
+    }
+
+    /// Random 3-SAT past the threshold: nothing but dead ends. The give-up rule must
+    /// stop the search whether or not it caches after every decision (without caching,
+    /// the recursion never passes through the cache, where a search that gave up
+    /// returns at once).
+    #[test]
+    fn a_hopeless_search_gives_up_with_and_without_keys() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move |below: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % below
+        };
+        let mut cnf = Cnf::new();
+        let vars: Vec<Var> = (0..150).map(|_| cnf.primary_var()).collect();
+        for _ in 0..750 {
+            let clause: Vec<Lit> = (0..3)
+                .map(|_| Lit::new(vars[next(150) as usize], next(2) == 0))
+                .collect();
+            cnf.clause(clause);
+        }
+        let rule = GiveUp {
+            min_dead_decisions: 2_000,
+            ratio: 16,
+        };
+        for cache_decisions in [true, false] {
+            let mut search = Search::new(&cnf, true, Some(rule));
+            search.cache_decisions = cache_decisions;
+            let stats = search.run().err().expect("the search gives up");
+            // It stops right after the decision that met the rule.
+            let limit = rule.min_dead_decisions + rule.min_dead_decisions / rule.ratio + 150;
+            assert!(
+                stats.decisions <= limit,
+                "keys {cache_decisions}: {stats:?}"
+            );
+        }
     }
 }
