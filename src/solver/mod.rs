@@ -3,8 +3,9 @@
 //!
 //! Puzzles never talk to varisat: they hand a `Cnf` to a `Session` (one solution,
 //! uniqueness, determined cells, a few solutions) or to `AllSolutions` / `count_all`
-//! (every solution, or their number: blocking clauses while there are few, the counting
-//! engine in `count` when there are many).
+//! (every solution, or their number: the counting engine in `count`, with blocking
+//! clauses as the fallback when the engine meets mostly dead ends and the answer is a
+//! few solutions).
 
 mod all;
 mod backend;

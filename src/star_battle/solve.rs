@@ -71,8 +71,8 @@ impl Problem {
     /// Every solution (or, with a limit, that many of them), each verified, packed one
     /// bit per cell and sorted in the documented order.
     ///
-    /// All solutions come from `AllSolutions` (blocking clauses while there are few, the
-    /// counting engine when there are many: millions list in seconds). A limit uses
+    /// All solutions come from `AllSolutions` (the counting engine: millions list in
+    /// seconds; blocking clauses when the engine gives up on a few). A limit uses
     /// blocking clauses alone, which answer a few solutions at once even where a full
     /// count is out of reach.
     pub fn collect(&self, limit: Option<u64>) -> Result<SolutionList, SolveError> {
