@@ -106,6 +106,31 @@ impl Analysis {
     }
 }
 
+/// The parity every plan's push count has, when the level fixes it: `Some(p)` means every
+/// plan has `pushes % 2 == p`.
+///
+/// Why: colour the squares like a chessboard. A push moves one box to a neighbouring
+/// square, which has the other colour, and leaves the other boxes where they are, so the
+/// number of boxes on dark squares changes by exactly one per push. With as many goals as
+/// boxes the final position is fixed (every goal holds a box), so the number of dark
+/// boxes at the end is the number of dark goals, and the push count has the parity of
+/// the difference. With spare goals the final dark count varies: `None`.
+pub fn push_parity(level: &Level) -> Option<usize> {
+    if level.goals().len() != level.boxes().len() {
+        return None;
+    }
+    let dark = |cells: &[usize]| {
+        cells
+            .iter()
+            .filter(|&&c| {
+                let p = level.position(c);
+                (p.row + p.col) % 2 == 0
+            })
+            .count()
+    };
+    Some((dark(level.goals()) + dark(level.boxes())) % 2)
+}
+
 /// The least total cost of giving every row its own column (rows <= columns), with
 /// `UNREACHABLE` entries forbidden; `None` when every assignment uses one. The Hungarian
 /// method with potentials, O(rows^2 * columns).
@@ -235,6 +260,16 @@ mod tests {
         assert_eq!(a.nearest_goal[2], 1);
         assert_eq!(a.from_start[3], 2);
         assert_eq!(a.lower_bound, Some(2));
+    }
+
+    #[test]
+    fn parity_of_the_push_count() {
+        // One box two pushes from its goal: even.
+        assert_eq!(push_parity(&xsb(&["######", "#@$ .#", "#    #", "######"])), Some(0));
+        // One push: odd.
+        assert_eq!(push_parity(&xsb(&["#####", "#@$.#", "#####"])), Some(1));
+        // A spare goal: the final position is not fixed.
+        assert_eq!(push_parity(&xsb(&["######", "#@$..#", "######"])), None);
     }
 
     #[test]

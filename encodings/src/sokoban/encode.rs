@@ -41,8 +41,37 @@ pub struct Horizon {
     pub goal: Lit,
 }
 
+/// Which of the optional (sound, redundant) clause families to add. Each is true of every
+/// real plan, so none changes which horizons are satisfiable; they only prune the search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Pruning {
+    /// Reachability is closed: a free square next to a reachable one is reachable, and the
+    /// player's own square is reachable. With the support rule and the loop clauses this
+    /// makes `reach` exactly the player's region.
+    pub reach_closure: bool,
+    /// With as many goals as boxes, every goal needs some box within the pushes left.
+    pub goal_cover: bool,
+    /// With as many goals as boxes, in the last `goal_sum_steps` steps the distances of
+    /// the goals to their nearest boxes add up to at most the pushes left.
+    pub goal_sum_steps: usize,
+}
+
+impl Default for Pruning {
+    fn default() -> Pruning {
+        Pruning {
+            reach_closure: true,
+            goal_cover: true,
+            goal_sum_steps: 8,
+        }
+    }
+}
+
 pub struct PlanEncoding<'a> {
     level: &'a Level,
+    pruning: Pruning,
+    /// `far[t][g][k - 1]`: no box is within `k - 1` pushes of goal `g` at time `t` (true
+    /// whenever that holds; see `goal_sum`). Created on demand.
+    far: Vec<Vec<Vec<Lit>>>,
     analysis: &'a Analysis,
     cnf: Cnf,
     /// `box_at[t][c]`; `None` where the square is certainly empty.
@@ -68,6 +97,14 @@ const MAX_COUNTED_WASTE: u32 = 6;
 impl<'a> PlanEncoding<'a> {
     /// The start position (time 0), with no push step yet.
     pub fn new(level: &'a Level, analysis: &'a Analysis) -> PlanEncoding<'a> {
+        PlanEncoding::with_pruning(level, analysis, Pruning::default())
+    }
+
+    pub fn with_pruning(
+        level: &'a Level,
+        analysis: &'a Analysis,
+        pruning: Pruning,
+    ) -> PlanEncoding<'a> {
         let mut cnf = Cnf::new();
         cnf.begin_group("start");
         let start: Vec<Option<Lit>> = (0..level.num_cells())
@@ -82,6 +119,8 @@ impl<'a> PlanEncoding<'a> {
         cnf.end_group();
         PlanEncoding {
             level,
+            pruning,
+            far: Vec::new(),
             analysis,
             cnf,
             box_at: vec![start],
@@ -213,6 +252,27 @@ impl<'a> PlanEncoding<'a> {
             );
             cnf.clause(clause);
         }
+        if self.pruning.reach_closure {
+            // Closure: true of the player's real region, so it removes no real plan; it
+            // pins `reach` down to that region, which lets the solver propagate through it.
+            cnf.begin_group(&format!("step {t}: the player's region is closed"));
+            if t == 0 {
+                cnf.clause([reach[self.level.player()]]);
+            } else {
+                for c in 0..n {
+                    for &p in &self.pushed_from[t - 1][c] {
+                        cnf.implies(p, reach[c]);
+                    }
+                }
+            }
+            for c in 0..n {
+                for m in Dir::ALL.iter().filter_map(|&d| self.level.neighbour(c, d)) {
+                    let mut clause = vec![!reach[m], reach[c]];
+                    clause.extend(now[c]);
+                    cnf.clause(clause);
+                }
+            }
+        }
 
         cnf.begin_group(&format!("step {t}: waste of the push"));
         // A push moves its box at most one push closer to its nearest goal, so
@@ -328,6 +388,34 @@ impl<'a> PlanEncoding<'a> {
                 }
             }
         }
+        let square_level = self.level.goals().len() == self.level.boxes().len();
+        if square_level && self.pruning.goal_cover {
+            // Each goal ends under its own box, which is at most `left` pushes away from
+            // it now. (With spare goals some goal may stay empty: not added then.)
+            self.cnf
+                .begin_group(&format!("horizon {horizon}: every goal has a box in range"));
+            for t in 0..horizon {
+                let left = (horizon - t) as u32;
+                for g in 0..self.level.goals().len() {
+                    let dist = &self.analysis.to_goal[g];
+                    let clause: Vec<Lit> = std::iter::once(!goal)
+                        .chain(
+                            self.box_at[t]
+                                .iter()
+                                .enumerate()
+                                .filter(|&(c, _)| dist[c] <= left)
+                                .filter_map(|(_, b)| *b),
+                        )
+                        .collect();
+                    self.cnf.clause(clause);
+                }
+            }
+        }
+        if square_level {
+            for left in 1..=self.pruning.goal_sum_steps.min(horizon) {
+                self.goal_sum(goal, horizon - left, left);
+            }
+        }
         // The waste budget: the boxes start `distance` pushes from their nearest goals,
         // each push gains at most one, so a plan of `horizon` pushes wastes at most
         // `horizon - distance` of them.
@@ -359,6 +447,50 @@ impl<'a> PlanEncoding<'a> {
             pushes: horizon,
             goal,
         }
+    }
+
+    /// `far[t][g][k - 1]` for `k = 1..=upto`, created as needed: forced true when no box
+    /// stands within `k - 1` pushes of goal `g` at time `t`.
+    fn far_lits(&mut self, t: usize, upto: usize) -> Vec<Vec<Lit>> {
+        let goals = self.level.goals().len();
+        while self.far.len() <= t {
+            self.far.push(vec![Vec::new(); goals]);
+        }
+        for g in 0..goals {
+            while self.far[t][g].len() < upto {
+                let k = self.far[t][g].len() as u32 + 1;
+                let lit = self.cnf.fresh_lit();
+                let dist = &self.analysis.to_goal[g];
+                let near = self.box_at[t]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(c, _)| dist[c] < k)
+                    .filter_map(|(_, b)| *b);
+                let clause: Vec<Lit> = std::iter::once(lit).chain(near).collect();
+                self.cnf.clause(clause);
+                self.far[t][g].push(lit);
+            }
+        }
+        self.far[t].iter().map(|f| f[..upto].to_vec()).collect()
+    }
+
+    /// Under `goal`: at time `t`, `left` pushes before the end, the goals' distances to
+    /// their nearest boxes add up to at most `left`. Sound when goals and boxes are as
+    /// many: every goal gets its own box at the end, and that box is at least as far from
+    /// it as the nearest box, so the sum is at most the matching cost of the position,
+    /// which is at most the pushes left. A distance is counted as the number of `k` in
+    /// `1..=left + 1` with no box within `k - 1` pushes, so larger distances count as
+    /// `left + 1`, which is already too many.
+    fn goal_sum(&mut self, goal: Lit, t: usize, left: usize) {
+        self.cnf
+            .begin_group(&format!("time {t}: goal distances within {left} pushes"));
+        let far: Vec<Lit> = self.far_lits(t, left + 1).into_iter().flatten().collect();
+        if left < far.len() {
+            let counter =
+                CardEncoding::SequentialCounter.unary_counter(&mut self.cnf, &far, left + 1);
+            self.cnf.clause([!goal, !counter[left]]);
+        }
+        self.cnf.end_group();
     }
 
     /// The pushes of a satisfying assignment, one per step up to `horizon`.
