@@ -117,7 +117,16 @@ impl Search<'_> {
 
     /// A plan for `horizon` whose walks are real, or `NoPlan` when there is none: solves,
     /// and while the model leans on unfounded reachability, learns it and solves again.
-    fn real_plan(&mut self, horizon: Horizon, limits: &Limits) -> Result<Answer, SolverError> {
+    fn real_plan(
+        &mut self,
+        horizon: Horizon,
+        ordered: bool,
+        limits: &Limits,
+    ) -> Result<Answer, SolverError> {
+        let mut assumptions = vec![horizon.goal];
+        if ordered {
+            assumptions.push(self.encoding.commute());
+        }
         loop {
             if limits.expired() {
                 return Ok(Answer::Stopped);
@@ -125,7 +134,7 @@ impl Search<'_> {
             self.flush();
             self.calls += 1;
             let started = Instant::now();
-            let answer = self.session.solve_under(&[horizon.goal])?;
+            let answer = self.session.solve_under(&assumptions)?;
             if trace() {
                 eprintln!(
                     "horizon {} call {}: {} in {:.3} s ({} vars, {} clauses, {} loops)",
@@ -179,6 +188,7 @@ fn pruning() -> Pruning {
             "closure" => pruning.reach_closure = false,
             "cover" => pruning.goal_cover = false,
             "goalsum" => pruning.goal_sum_steps = 0,
+            "commute" => pruning.commute = false,
             _ => {}
         }
     }
@@ -282,7 +292,7 @@ pub fn solve(
         search.encoding.extend_to(horizon);
         let h = search.encoding.horizon(horizon);
         progress(Progress::Size(search.size(horizon)));
-        let answer = search.real_plan(h, limits)?;
+        let answer = search.real_plan(h, true, limits)?;
         progress(Progress::Size(search.size(horizon)));
         let plan = match answer {
             Answer::Plan(plan) => plan,
@@ -310,7 +320,7 @@ pub fn solve(
                 break false;
             }
             search.encoding.block_plan(&last);
-            let other = match search.real_plan(h, limits)? {
+            let other = match search.real_plan(h, false, limits)? {
                 Answer::Plan(other) => other,
                 Answer::NoPlan => break true,
                 Answer::Stopped => break false,

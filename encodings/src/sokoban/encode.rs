@@ -54,6 +54,9 @@ pub struct Pruning {
     /// With as many goals as boxes, in the last `goal_sum_steps` steps the distances of
     /// the goals to their nearest boxes add up to at most the pushes left.
     pub goal_sum_steps: usize,
+    /// Independent pushes of two steps in a row come in a fixed order (see
+    /// `add_commuting_order`), under the `commute` literal. Needs `reach_closure`.
+    pub commute: bool,
 }
 
 impl Default for Pruning {
@@ -62,6 +65,7 @@ impl Default for Pruning {
             reach_closure: true,
             goal_cover: true,
             goal_sum_steps: 8,
+            commute: true,
         }
     }
 }
@@ -72,6 +76,9 @@ pub struct PlanEncoding<'a> {
     /// `far[t][g][k - 1]`: no box is within `k - 1` pushes of goal `g` at time `t` (true
     /// whenever that holds; see `goal_sum`). Created on demand.
     far: Vec<Vec<Vec<Lit>>>,
+    /// Assumed to order commuting pushes; left out when every plan of a horizon matters
+    /// (the search for fewest moves).
+    commute: Lit,
     analysis: &'a Analysis,
     cnf: Cnf,
     /// `box_at[t][c]`; `None` where the square is certainly empty.
@@ -106,6 +113,7 @@ impl<'a> PlanEncoding<'a> {
         pruning: Pruning,
     ) -> PlanEncoding<'a> {
         let mut cnf = Cnf::new();
+        let commute = cnf.fresh_lit();
         cnf.begin_group("start");
         let start: Vec<Option<Lit>> = (0..level.num_cells())
             .map(|c| {
@@ -121,6 +129,7 @@ impl<'a> PlanEncoding<'a> {
             level,
             pruning,
             far: Vec::new(),
+            commute,
             analysis,
             cnf,
             box_at: vec![start],
@@ -317,6 +326,100 @@ impl<'a> PlanEncoding<'a> {
         for i in 0..self.loops.len() {
             self.add_loop_clauses(t, i);
         }
+        if self.pruning.commute && self.pruning.reach_closure && t >= 2 {
+            self.add_commuting_order(t - 2);
+        }
+    }
+
+    /// The literal to assume (with a horizon's goal) to order commuting pushes. Without
+    /// it every plan of the horizon is allowed, as the search for fewest moves needs.
+    pub fn commute(&self) -> Lit {
+        self.commute
+    }
+
+    /// Under `commute`: push `a` at step `t` and push `b` at step `t + 1`, of different
+    /// boxes, with `b` before `a` in a fixed order of pushes (`push_key`), never both
+    /// happen when `b` could have been done first: the player could reach the square
+    /// behind `b` at time `t`, then (after `b`) the square behind `a`, and afterwards the
+    /// player's region is the same in both orders.
+    ///
+    /// Soundness. Take, among the real plans of `T` pushes, the one whose sequence of
+    /// push keys is lexicographically least, with every variable at its true value
+    /// (`reach` the player's real region, which satisfies the support rule, the loop
+    /// clauses and the closure). Suppose it broke one of these clauses at step `t`: `a`
+    /// moves a box `A0 -> A1` from behind at `Ab`, then `b` moves another box `B0 -> B1`
+    /// from `Bb`, `key(b) < key(a)`, `B0 != A1`, `B1 != A0`, and (true values) `Bb` is
+    /// reachable at time `t`, `Ab` is reachable from `B0` once `b` is done in the
+    /// position of time `t` (`alt`), and `A0` is reachable at time `t + 2`. Then `b`
+    /// first is legal: its box stands on `B0` at time `t` (only `A0` changed and
+    /// `B0 != A1`), its target is free (`B1 != A0`, and `B1 != A1` because `A1` held a
+    /// box when `b` was done), and `Bb` is reachable. Then `a` is legal: its box is still
+    /// on `A0` (`B1 != A0`), `A1` is free, and `Ab` is reachable by `alt`. Both orders
+    /// leave the same boxes, and the player on `A0` instead of `B0`, which are in one
+    /// region (`A0` is reachable from `B0`), so every later push is as legal as before.
+    /// The swapped plan is a real plan of `T` pushes with a smaller key sequence; every
+    /// other clause (bounds, dead squares, frozen blocks) holds of every real plan of `T`
+    /// pushes, so a contradiction. So the least plan satisfies every clause, and a
+    /// horizon that is satisfiable without these clauses stays satisfiable with them.
+    ///
+    /// Encoding: `alt[c]` (forced true where real: the player on `B0` and the closure
+    /// over the squares free after `b`); a ladder `q[i]`, forced true when one of the
+    /// first `i + 1` pushes of step `t + 1` (in key order) is done with its square behind
+    /// reachable at time `t`; for each `a`, one clause naming the few pushes of step
+    /// `t + 1` that move `a`'s box or push into `A0` (not commuting with `a`).
+    fn add_commuting_order(&mut self, t: usize) {
+        let n = self.level.num_cells();
+        let level = self.level;
+        let cnf = &mut self.cnf;
+        cnf.begin_group(&format!("steps {t} and {}: commuting pushes in order", t + 1));
+        let now = &self.box_at[t];
+        let seconds = &self.pushes[t + 1];
+        // alt[c]: c reachable from B0 in the position of time t with only b done.
+        let alt: Vec<Lit> = (0..n).map(|_| cnf.fresh_lit()).collect();
+        let mut into = vec![Vec::new(); n];
+        for &(b, p) in seconds {
+            cnf.implies(p, alt[b.from]);
+            into[pushable(level, b.from, b.dir).expect("pushable")].push(p);
+        }
+        for c in 0..n {
+            for m in Dir::ALL.iter().filter_map(|&d| level.neighbour(c, d)) {
+                let mut clause = vec![!alt[m], alt[c]];
+                clause.extend(now[c]);
+                clause.extend(into[c].iter().copied());
+                cnf.clause(clause);
+            }
+        }
+        let mut order: Vec<(Push, Lit)> = seconds.clone();
+        order.sort_by_key(|(b, _)| push_key(b));
+        let ladder: Vec<Lit> = order.iter().map(|_| cnf.fresh_lit()).collect();
+        for (i, &(b, p)) in order.iter().enumerate() {
+            let behind = level.neighbour(b.from, b.dir.opposite()).expect("pushable");
+            if i > 0 {
+                cnf.implies(ladder[i - 1], ladder[i]);
+            }
+            cnf.clause([!p, !self.reach[t][behind], ladder[i]]);
+        }
+        for &(a, p) in &self.pushes[t] {
+            let earlier = order.partition_point(|(b, _)| push_key(b) < push_key(&a));
+            if earlier == 0 {
+                continue;
+            }
+            let a_target = pushable(level, a.from, a.dir).expect("pushable");
+            let a_behind = level.neighbour(a.from, a.dir.opposite()).expect("pushable");
+            let mut clause = vec![
+                !self.commute,
+                !p,
+                !alt[a_behind],
+                !self.reach[t + 2][a.from],
+                !ladder[earlier - 1],
+            ];
+            clause.extend(order[..earlier].iter().filter_map(|&(b, q)| {
+                let b_target = pushable(level, b.from, b.dir).expect("pushable");
+                (b.from == a_target || b_target == a.from).then_some(q)
+            }));
+            cnf.clause(clause);
+        }
+        cnf.end_group();
     }
 
     /// Where the player may stand at time `t` without walking: `None` when it certainly
@@ -580,6 +683,11 @@ impl<'a> PlanEncoding<'a> {
         sets.dedup();
         sets
     }
+}
+
+/// The fixed order of pushes used to pick one order of commuting pushes.
+fn push_key(push: &Push) -> usize {
+    push.from * 4 + push.dir.index()
 }
 
 /// The shortest self-supporting cycles, learned up front because nearly every candidate
