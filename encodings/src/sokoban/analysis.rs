@@ -6,7 +6,7 @@
 //! Every figure ignores the other boxes and whether the player can get behind a box,
 //! so each is optimistic: a lower bound on the truth, which is what pruning needs.
 
-use super::{Dir, Level};
+use super::{Dir, Level, Push};
 use std::collections::VecDeque;
 
 /// Pushes a lone box needs; `UNREACHABLE` when it cannot be done at all.
@@ -14,17 +14,36 @@ pub const UNREACHABLE: u32 = u32::MAX;
 
 #[derive(Clone, Debug)]
 pub struct Analysis {
-    /// `to_goal[g][c]`: pushes to bring a lone box from cell `c` to goal number `g`.
+    /// `to_goal[g][c]`: pushes to bring a lone box from cell `c` to goal number `g`,
+    /// with the player on the best side of it.
     pub to_goal: Vec<Vec<u32>>,
-    /// Pushes from `c` to the nearest goal.
+    /// Pushes from `c` to the nearest goal, with the player on the best side.
     pub nearest_goal: Vec<u32>,
     /// Fewest pushes that can bring some starting box onto `c`.
     pub from_start: Vec<u32>,
     /// Squares from which no box can ever reach a goal.
     pub dead: Vec<bool>,
-    /// Minimum over assignments of distinct goals to boxes of the summed `to_goal`;
-    /// `None` when no assignment is finite.
+    /// Minimum over assignments of distinct goals to boxes of the summed pushes (each box
+    /// with the player on its actual side); `None` when no assignment is finite.
     pub lower_bound: Option<u32>,
+    /// The sum over the starting boxes of their pushes to the nearest goal (actual side).
+    pub start_distance: u32,
+    /// `side[c][d]`: which region of the level without `c` the neighbour of `c` in
+    /// direction `d` lies in, named by the first direction whose neighbour lies in it
+    /// (`NO_SIDE` where there is no neighbour).
+    side: Vec<[u8; 4]>,
+    /// `nearest[state(c, k)]`: pushes from a lone box on `c` with the player in region
+    /// `k` of the level without `c` to the nearest goal.
+    nearest: Vec<u32>,
+}
+
+const NO_SIDE: u8 = u8::MAX;
+
+/// A lone box's state: its square and the region (of the level without that square) the
+/// player is in. The player can walk anywhere in its region, so this is all that
+/// matters about where it stands.
+fn state(cell: usize, side: u8) -> usize {
+    cell * 4 + usize::from(side)
 }
 
 /// Can a box on `cell` be pushed in `dir`: the player's square behind it and the target
@@ -34,38 +53,104 @@ pub fn pushable(level: &Level, cell: usize, dir: Dir) -> Option<usize> {
     level.neighbour(cell, dir)
 }
 
-/// Pushes a lone box needs from `from` to every cell.
-fn distances_from(level: &Level, from: usize) -> Vec<u32> {
-    let mut dist = vec![UNREACHABLE; level.num_cells()];
-    let mut queue = VecDeque::from([from]);
-    dist[from] = 0;
-    while let Some(c) = queue.pop_front() {
-        for dir in Dir::ALL {
-            if let Some(n) = pushable(level, c, dir) {
-                if dist[n] == UNREACHABLE {
-                    dist[n] = dist[c] + 1;
-                    queue.push_back(n);
+/// For every cell, the regions its neighbours fall into once the cell is blocked.
+fn sides(level: &Level) -> Vec<[u8; 4]> {
+    let n = level.num_cells();
+    let mut mark = vec![usize::MAX; n];
+    let mut stamp = 0;
+    (0..n)
+        .map(|c| {
+            let mut side = [NO_SIDE; 4];
+            for dir in Dir::ALL {
+                let Some(start) = level.neighbour(c, dir) else {
+                    continue;
+                };
+                if side[dir.index()] != NO_SIDE {
+                    continue;
                 }
+                stamp += 1;
+                mark[start] = stamp;
+                let mut stack = vec![start];
+                while let Some(x) = stack.pop() {
+                    for m in Dir::ALL.iter().filter_map(|&d| level.neighbour(x, d)) {
+                        if m != c && mark[m] != stamp {
+                            mark[m] = stamp;
+                            stack.push(m);
+                        }
+                    }
+                }
+                for other in Dir::ALL {
+                    if level.neighbour(c, other).is_some_and(|m| mark[m] == stamp) {
+                        side[other.index()] = dir.index() as u8;
+                    }
+                }
+            }
+            side
+        })
+        .collect()
+}
+
+/// The region of the level without `cell` that the player (elsewhere) is in.
+fn player_side(level: &Level, side: &[[u8; 4]], cell: usize) -> u8 {
+    let n = level.num_cells();
+    let mut seen = vec![false; n];
+    let mut stack = vec![level.player()];
+    seen[level.player()] = true;
+    while let Some(x) = stack.pop() {
+        for m in Dir::ALL.iter().filter_map(|&d| level.neighbour(x, d)) {
+            if m != cell && !seen[m] {
+                seen[m] = true;
+                stack.push(m);
             }
         }
     }
-    dist
+    Dir::ALL
+        .iter()
+        .find(|&&d| level.neighbour(cell, d).is_some_and(|m| seen[m]))
+        .map_or(NO_SIDE, |d| side[cell][d.index()])
 }
 
-/// Pushes a lone box needs from every cell to `to` (a breadth-first search of pulls).
-fn distances_to(level: &Level, to: usize) -> Vec<u32> {
-    let mut dist = vec![UNREACHABLE; level.num_cells()];
-    let mut queue = VecDeque::from([to]);
-    dist[to] = 0;
-    while let Some(c) = queue.pop_front() {
+/// A push of a lone box in state `(cell, k)` in `dir`: the state it leads to, if the
+/// player's square behind is in region `k` and the target is a square.
+fn push_state(level: &Level, side: &[[u8; 4]], cell: usize, k: u8, dir: Dir) -> Option<usize> {
+    let back = dir.opposite().index();
+    if side[cell][back] != k {
+        return None;
+    }
+    let target = pushable(level, cell, dir)?;
+    // The player ends on `cell`, the target's neighbour opposite `dir`.
+    Some(state(target, side[target][back]))
+}
+
+/// Pushes a lone box needs from every state to a box on `to` (a breadth-first search of
+/// pulls over states).
+fn distances_to(level: &Level, side: &[[u8; 4]], to: usize) -> Vec<u32> {
+    let mut dist = vec![UNREACHABLE; level.num_cells() * 4];
+    let mut queue = VecDeque::new();
+    for k in side[to].iter().copied().filter(|&k| k != NO_SIDE) {
+        if dist[state(to, k)] == UNREACHABLE {
+            dist[state(to, k)] = 0;
+            queue.push_back((to, k));
+        }
+    }
+    while let Some((c, k)) = queue.pop_front() {
+        let d = dist[state(c, k)];
         for dir in Dir::ALL {
-            // The box came to `c` from `prev` by a push in `dir`.
+            // The box came to `c` from `prev` by a push in `dir`, leaving the player on
+            // `prev`, which must lie in region `k`.
             let Some(prev) = level.neighbour(c, dir.opposite()) else {
                 continue;
             };
-            if pushable(level, prev, dir) == Some(c) && dist[prev] == UNREACHABLE {
-                dist[prev] = dist[c] + 1;
-                queue.push_back(prev);
+            if side[c][dir.opposite().index()] != k {
+                continue;
+            }
+            if level.neighbour(prev, dir.opposite()).is_none() {
+                continue;
+            }
+            let pk = side[prev][dir.opposite().index()];
+            if dist[state(prev, pk)] == UNREACHABLE {
+                dist[state(prev, pk)] = d + 1;
+                queue.push_back((prev, pk));
             }
         }
     }
@@ -73,36 +158,119 @@ fn distances_to(level: &Level, to: usize) -> Vec<u32> {
 }
 
 impl Analysis {
+    /// Distances are those of a lone box pushed by a player who must walk around it:
+    /// the player can reach a square next to the box only inside its own region of the
+    /// level without the box's square. Ignoring the other boxes only frees squares, so
+    /// in a real plan each box needs at least its lone distance in further pushes; and
+    /// since a player never crosses a box that does not move, the region a box's player
+    /// is in changes only when that box is pushed.
     pub fn new(level: &Level) -> Analysis {
         let n = level.num_cells();
-        let to_goal: Vec<Vec<u32>> = level
+        let side = sides(level);
+        let to_state: Vec<Vec<u32>> = level
             .goals()
             .iter()
-            .map(|&g| distances_to(level, g))
+            .map(|&g| distances_to(level, &side, g))
             .collect();
-        let nearest_goal: Vec<u32> = (0..n)
-            .map(|c| to_goal.iter().map(|d| d[c]).min().unwrap_or(UNREACHABLE))
+        let best_side = |dist: &[u32], c: usize| -> u32 {
+            side[c]
+                .iter()
+                .filter(|&&k| k != NO_SIDE)
+                .map(|&k| dist[state(c, k)])
+                .min()
+                .unwrap_or(UNREACHABLE)
+        };
+        let to_goal: Vec<Vec<u32>> = to_state
+            .iter()
+            .map(|dist| (0..n).map(|c| best_side(dist, c)).collect())
             .collect();
+        let nearest: Vec<u32> = (0..n * 4)
+            .map(|s| to_state.iter().map(|d| d[s]).min().unwrap_or(UNREACHABLE))
+            .collect();
+        let nearest_goal: Vec<u32> = (0..n).map(|c| best_side(&nearest, c)).collect();
         let dead = nearest_goal.iter().map(|&d| d == UNREACHABLE).collect();
-        let mut from_start = vec![UNREACHABLE; n];
-        for &b in level.boxes() {
-            for (best, d) in from_start.iter_mut().zip(distances_from(level, b)) {
-                *best = (*best).min(d);
-            }
-        }
-        let costs: Vec<Vec<u32>> = level
+
+        let start_sides: Vec<u8> = level
             .boxes()
             .iter()
-            .map(|&b| to_goal.iter().map(|d| d[b]).collect())
+            .map(|&b| player_side(level, &side, b))
+            .collect();
+        let mut reached = vec![UNREACHABLE; n * 4];
+        let mut queue = VecDeque::new();
+        for (&b, &k) in level.boxes().iter().zip(&start_sides) {
+            if k != NO_SIDE && reached[state(b, k)] == UNREACHABLE {
+                reached[state(b, k)] = 0;
+                queue.push_back((b, k));
+            }
+        }
+        while let Some((c, k)) = queue.pop_front() {
+            let d = reached[state(c, k)];
+            for dir in Dir::ALL {
+                if let Some(next) = push_state(level, &side, c, k, dir) {
+                    if reached[next] == UNREACHABLE {
+                        reached[next] = d + 1;
+                        queue.push_back((next / 4, (next % 4) as u8));
+                    }
+                }
+            }
+        }
+        let mut from_start: Vec<u32> = (0..n)
+            .map(|c| (0..4).map(|k| reached[c * 4 + k]).min().unwrap_or(UNREACHABLE))
+            .collect();
+        for &b in level.boxes() {
+            from_start[b] = 0;
+        }
+        let at_start = |dist: &[u32], i: usize| -> u32 {
+            match start_sides[i] {
+                NO_SIDE => UNREACHABLE,
+                k => dist[state(level.boxes()[i], k)],
+            }
+        };
+        let costs: Vec<Vec<u32>> = (0..level.boxes().len())
+            .map(|i| to_state.iter().map(|d| at_start(d, i)).collect())
             .collect();
         let lower_bound = min_cost_matching(&costs);
+        let start_distance = (0..level.boxes().len())
+            .map(|i| at_start(&nearest, i))
+            .fold(0u32, |a, d| a.saturating_add(d));
         Analysis {
             to_goal,
             nearest_goal,
             from_start,
             dead,
             lower_bound,
+            start_distance,
+            side,
+            nearest,
         }
+    }
+
+    /// How many of the pushes left a push wastes: the pushed box's distance to its
+    /// nearest goal (in its state before and after, both fixed by the push) falls by at
+    /// most one, so `1 + after - before >= 0` pushes are spent elsewhere. `None` when
+    /// the box is in a state from which no goal can be reached, before or after: such a
+    /// push is never part of a plan.
+    pub fn push_waste(&self, level: &Level, push: Push) -> Option<u32> {
+        let k = self.side[push.from][push.dir.opposite().index()];
+        if k == NO_SIDE {
+            return None;
+        }
+        let before = self.nearest[state(push.from, k)];
+        let after = self.nearest[push_state(level, &self.side, push.from, k, push.dir)?];
+        if before == UNREACHABLE || after == UNREACHABLE {
+            return None;
+        }
+        Some(1 + after - before)
+    }
+
+    /// The pushed box's distance to its nearest goal right after `push` (its state is
+    /// fixed by the push), or `UNREACHABLE`.
+    pub fn distance_after(&self, level: &Level, push: Push) -> u32 {
+        let k = self.side[push.from][push.dir.opposite().index()];
+        if k == NO_SIDE {
+            return UNREACHABLE;
+        }
+        push_state(level, &self.side, push.from, k, push.dir).map_or(UNREACHABLE, |s| self.nearest[s])
     }
 }
 

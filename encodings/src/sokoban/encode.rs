@@ -181,9 +181,14 @@ impl<'a> PlanEncoding<'a> {
         let mut pushes = Vec::new();
         for c in (0..n).filter(|&c| now[c].is_some()) {
             for dir in Dir::ALL {
+                let push = Push { from: c, dir };
                 if let Some(target) = pushable(self.level, c, dir) {
-                    if next[target].is_some() {
-                        pushes.push((Push { from: c, dir }, cnf.fresh_lit()));
+                    // A push that leaves its box where no goal can be reached (given the
+                    // side the player ends on) is never part of a plan.
+                    if next[target].is_some()
+                        && self.analysis.push_waste(self.level, push).is_some()
+                    {
+                        pushes.push((push, cnf.fresh_lit()));
                     }
                 }
             }
@@ -284,16 +289,12 @@ impl<'a> PlanEncoding<'a> {
         }
 
         cnf.begin_group(&format!("step {t}: waste of the push"));
-        // A push moves its box at most one push closer to its nearest goal, so
-        // `1 + nearest(target) - nearest(from) >= 0` pushes of this step are wasted.
-        let nearest = &self.analysis.nearest_goal;
+        // A push moves its box at most one push closer to its nearest goal (see
+        // `Analysis::push_waste`); the rest of the push is waste.
         let waste_of = |push: &Push| -> u32 {
-            let target = pushable(self.level, push.from, push.dir).expect("push was pushable");
-            if nearest[push.from] == UNREACHABLE {
-                return 0;
-            }
-            (1 + nearest[target])
-                .saturating_sub(nearest[push.from])
+            self.analysis
+                .push_waste(self.level, *push)
+                .expect("only pushes with a finite waste are encoded")
                 .min(MAX_COUNTED_WASTE)
         };
         let most = pushes.iter().map(|(p, _)| waste_of(p)).max().unwrap_or(0);
@@ -491,6 +492,16 @@ impl<'a> PlanEncoding<'a> {
                 }
             }
         }
+        // The box just pushed is in a known state (square and the player's side), so its
+        // own distance to the nearest goal must fit in the pushes left after the push.
+        for t in 0..horizon {
+            let left = (horizon - t - 1) as u32;
+            for &(push, p) in &self.pushes[t] {
+                if self.analysis.distance_after(self.level, push) > left {
+                    self.cnf.clause([!goal, !p]);
+                }
+            }
+        }
         let square_level = self.level.goals().len() == self.level.boxes().len();
         if square_level && self.pruning.goal_cover {
             // Each goal ends under its own box, which is at most `left` pushes away from
@@ -524,12 +535,7 @@ impl<'a> PlanEncoding<'a> {
         // `horizon - distance` of them.
         self.cnf
             .begin_group(&format!("horizon {horizon}: waste budget"));
-        let distance: u32 = self
-            .level
-            .boxes()
-            .iter()
-            .map(|&b| self.analysis.nearest_goal[b])
-            .fold(0u32, |a, d| a.saturating_add(d));
+        let distance = self.analysis.start_distance;
         match (horizon as u64).checked_sub(u64::from(distance)) {
             None => self.cnf.clause([!goal]),
             Some(budget) => {
