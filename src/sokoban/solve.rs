@@ -237,6 +237,17 @@ pub fn solve(
     limits: &Limits,
     progress: &mut dyn FnMut(Progress),
 ) -> anyhow::Result<Outcome> {
+    solve_with_pruning(level, limits, pruning(), progress)
+}
+
+/// The SAT search with a chosen set of pruning clause families (for tests and
+/// measurements; every family is sound, so the answer never depends on the choice).
+pub fn solve_with_pruning(
+    level: &Level,
+    limits: &Limits,
+    pruning: Pruning,
+    progress: &mut dyn FnMut(Progress),
+) -> anyhow::Result<Outcome> {
     let analysis = Analysis::new(level);
     if let Some(reason) = static_unsolvable(level, &analysis) {
         return Ok(Outcome::Unsolvable { reason });
@@ -248,7 +259,7 @@ pub fn solve(
     progress(Progress::NoPlanBelow(lower_bound));
     let positions = position_count(level, &analysis);
     let mut search = Search {
-        encoding: PlanEncoding::with_pruning(level, &analysis, pruning()),
+        encoding: PlanEncoding::with_pruning(level, &analysis, pruning),
         session: Session::new(&Cnf::new()),
         sent: 0,
         calls: 0,
