@@ -26,7 +26,8 @@ pub struct Analysis {
     /// Minimum over assignments of distinct goals to boxes of the summed pushes (each box
     /// with the player on its actual side); `None` when no assignment is finite.
     pub lower_bound: Option<u32>,
-    /// The sum over the starting boxes of their pushes to the nearest goal (actual side).
+    /// The potential of the start position (see `push_waste`): at least the matching
+    /// bound, at most the pushes of any plan.
     pub start_distance: u32,
     /// `side[c][d]`: which region of the level without `c` the neighbour of `c` in
     /// direction `d` lies in, named by the first direction whose neighbour lies in it
@@ -35,6 +36,9 @@ pub struct Analysis {
     /// `nearest[state(c, k)]`: pushes from a lone box on `c` with the player in region
     /// `k` of the level without `c` to the nearest goal.
     nearest: Vec<u32>,
+    /// `potential[state]`: the least over goals `g` of the lone box's pushes to `g` minus
+    /// `goal_potential[g]` (`None`: no goal reachable). See `push_waste`.
+    potential: Vec<Option<i64>>,
 }
 
 const NO_SIDE: u8 = u8::MAX;
@@ -229,10 +233,34 @@ impl Analysis {
         let costs: Vec<Vec<u32>> = (0..level.boxes().len())
             .map(|i| to_state.iter().map(|d| at_start(d, i)).collect())
             .collect();
-        let lower_bound = min_cost_matching(&costs);
-        let start_distance = (0..level.boxes().len())
-            .map(|i| at_start(&nearest, i))
-            .fold(0u32, |a, d| a.saturating_add(d));
+        let matching = matching_with_potentials(&costs);
+        let lower_bound = matching.as_ref().map(|(total, _)| *total);
+        // Goal potentials from the matching's dual, when every goal gets a box; else
+        // zero (the potential is then the plain distance to the nearest goal).
+        let goal_potential = match matching {
+            Some((_, v)) if level.goals().len() == level.boxes().len() => v,
+            _ => vec![0; level.goals().len()],
+        };
+        let potential: Vec<Option<i64>> = (0..n * 4)
+            .map(|s| {
+                to_state
+                    .iter()
+                    .zip(&goal_potential)
+                    .filter(|(d, _)| d[s] != UNREACHABLE)
+                    .map(|(d, &v)| i64::from(d[s]) - v)
+                    .min()
+            })
+            .collect();
+        let start_potential: Option<i64> = level
+            .boxes()
+            .iter()
+            .zip(&start_sides)
+            .map(|(&b, &k)| (k != NO_SIDE).then(|| potential[state(b, k)]).flatten())
+            .sum::<Option<i64>>()
+            .map(|p| p + goal_potential.iter().sum::<i64>());
+        let start_distance = start_potential.map_or(UNREACHABLE, |p| {
+            u32::try_from(p.max(0)).expect("potential fits in u32")
+        });
         Analysis {
             to_goal,
             nearest_goal,
@@ -242,25 +270,34 @@ impl Analysis {
             start_distance,
             side,
             nearest,
+            potential,
         }
     }
 
-    /// How many of the pushes left a push wastes: the pushed box's distance to its
-    /// nearest goal (in its state before and after, both fixed by the push) falls by at
-    /// most one, so `1 + after - before >= 0` pushes are spent elsewhere. `None` when
-    /// the box is in a state from which no goal can be reached, before or after: such a
+    /// How many of the pushes left a push wastes, for the waste budget.
+    ///
+    /// The potential of a position is `P = sum over boxes of potential[state of the box]
+    /// + sum over goals of goal_potential`. It is a lower bound on the pushes left: in a
+    /// real plan each box ends on its own goal `g(box)` (as many goals as boxes, or the
+    /// potentials are zero), needing at least `to_goal[g(box)]` pushes of its own, and
+    /// `potential[state] <= to_goal[g] - goal_potential[g]` for every `g`; summing over
+    /// the boxes gives `P <= pushes left`. At the start `P` equals the matching bound
+    /// (the goal potentials are the matching's dual), and at the end `P <= 0`. A push
+    /// changes only the pushed box's term, by at least `-1` (a push moves a lone box's
+    /// distance to each goal by at least `-1`), and the box's states before and after are
+    /// fixed by the push (the player's side of a box changes only when it is pushed).
+    /// So `waste = 1 + potential[after] - potential[before] >= 0`, and over a plan of `T`
+    /// pushes the wastes add up to `T - P(start) + P(end) <= T - P(start)`: the budget.
+    /// `None` when no goal can be reached from the box's state before or after: such a
     /// push is never part of a plan.
     pub fn push_waste(&self, level: &Level, push: Push) -> Option<u32> {
         let k = self.side[push.from][push.dir.opposite().index()];
         if k == NO_SIDE {
             return None;
         }
-        let before = self.nearest[state(push.from, k)];
-        let after = self.nearest[push_state(level, &self.side, push.from, k, push.dir)?];
-        if before == UNREACHABLE || after == UNREACHABLE {
-            return None;
-        }
-        Some(1 + after - before)
+        let before = self.potential[state(push.from, k)]?;
+        let after = self.potential[push_state(level, &self.side, push.from, k, push.dir)?]?;
+        Some(u32::try_from(1 + after - before).expect("a push gains at most one"))
     }
 
     /// The pushed box's distance to its nearest goal right after `push` (its state is
@@ -303,9 +340,17 @@ pub fn push_parity(level: &Level) -> Option<usize> {
 /// `UNREACHABLE` entries forbidden; `None` when every assignment uses one. The Hungarian
 /// method with potentials, O(rows^2 * columns).
 pub fn min_cost_matching(costs: &[Vec<u32>]) -> Option<u32> {
+    matching_with_potentials(costs).map(|(total, _)| total)
+}
+
+/// The least matching cost and column potentials `v` of an optimal dual solution: for
+/// square `costs`, `sum over rows r of min over columns c of (costs[r][c] - v[c])`
+/// (finite entries only) plus `sum of v` equals the least cost, and for any rows placed
+/// on distinct columns the summed `costs - v` plus `sum of v` is at least it.
+pub fn matching_with_potentials(costs: &[Vec<u32>]) -> Option<(u32, Vec<i64>)> {
     let rows = costs.len();
     if rows == 0 {
-        return Some(0);
+        return Some((0, Vec::new()));
     }
     let cols = costs[0].len();
     assert!(rows <= cols, "more rows than columns");
@@ -377,7 +422,12 @@ pub fn min_cost_matching(costs: &[Vec<u32>]) -> Option<u32> {
         .filter(|&j| owner[j] != 0)
         .map(|j| cost(owner[j] - 1, j - 1))
         .sum();
-    (total < big).then(|| u32::try_from(total).expect("matching cost fits in u32"))
+    (total < big).then(|| {
+        (
+            u32::try_from(total).expect("matching cost fits in u32"),
+            v[1..].to_vec(),
+        )
+    })
 }
 
 #[cfg(test)]
@@ -428,6 +478,47 @@ mod tests {
         assert_eq!(a.nearest_goal[2], 1);
         assert_eq!(a.from_start[3], 2);
         assert_eq!(a.lower_bound, Some(2));
+    }
+
+    #[test]
+    fn matching_potentials_give_the_matching_cost_back() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..400 {
+            let n = 1 + (next() % 4) as usize;
+            let costs: Vec<Vec<u32>> = (0..n)
+                .map(|_| {
+                    (0..n)
+                        .map(|_| match next() % 7 {
+                            0 => UNREACHABLE,
+                            _ => (next() % 12) as u32,
+                        })
+                        .collect()
+                })
+                .collect();
+            let Some((total, v)) = matching_with_potentials(&costs) else {
+                assert_eq!(brute_force(&costs), None);
+                continue;
+            };
+            assert_eq!(Some(total), brute_force(&costs), "{costs:?}");
+            let rows: i64 = costs
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .zip(&v)
+                        .filter(|(&c, _)| c != UNREACHABLE)
+                        .map(|(&c, &p)| i64::from(c) - p)
+                        .min()
+                        .unwrap()
+                })
+                .sum();
+            assert_eq!(rows + v.iter().sum::<i64>(), i64::from(total), "{costs:?}");
+        }
     }
 
     #[test]
