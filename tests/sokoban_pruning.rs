@@ -3,12 +3,12 @@
 //! and with each one off), and the commuting-push order really removes plans while
 //! keeping at least one of every satisfiable horizon.
 
-use gridsat::solver::Session;
 use gridsat::sokoban::parse::{parse_levels, Format};
 use gridsat::sokoban::plan::to_lurd;
 use gridsat::sokoban::simulate::replay;
-use gridsat_encodings::cnf::Cnf;
 use gridsat::sokoban::{bfs, solve, Limits, Outcome};
+use gridsat::solver::Session;
+use gridsat_encodings::cnf::Cnf;
 use gridsat_encodings::sokoban::{Analysis, Level, PlanEncoding, Pruning, Push, Square};
 
 const MICROBAN_1_10: &str = include_str!("../examples/sokoban/microban-1-10.xsb");
@@ -21,7 +21,13 @@ fn level(text: &str, n: usize) -> Level {
 
 /// Every real plan of exactly `horizon` pushes the encoding admits (at most `limit`),
 /// each checked by the referee; `ordered` assumes the commuting-push order.
-fn plans(level: &Level, pruning: Pruning, horizon: usize, ordered: bool, limit: usize) -> Vec<Vec<Push>> {
+fn plans(
+    level: &Level,
+    pruning: Pruning,
+    horizon: usize,
+    ordered: bool,
+    limit: usize,
+) -> Vec<Vec<Push>> {
     let analysis = Analysis::new(level);
     let mut encoding = PlanEncoding::with_pruning(level, &analysis, pruning);
     encoding.extend_to(horizon);
@@ -68,7 +74,12 @@ fn commuting_order_keeps_a_plan_and_removes_others() {
         assert!(!ordered.is_empty(), "level {n}");
         assert!(ordered.iter().all(|p| all.contains(p)), "level {n}");
         if n >= 4 {
-            assert!(ordered.len() < all.len(), "level {n}: {} of {}", ordered.len(), all.len());
+            assert!(
+                ordered.len() < all.len(),
+                "level {n}: {} of {}",
+                ordered.len(),
+                all.len()
+            );
         }
         // One horizon fewer: no plan at all.
         assert!(plans(&level, Pruning::default(), pushes - 1, false, 1).is_empty());
@@ -183,7 +194,10 @@ fn agree_with_bfs(seed: u64, count: usize, pruning: Option<Pruning>) -> (usize, 
             ) => {
                 unsolved += 1;
                 // Parity may skip the horizon 17 straight to 18.
-                assert!((17..=18).contains(no_plan_below), "{no_plan_below} on {level:?}");
+                assert!(
+                    (17..=18).contains(no_plan_below),
+                    "{no_plan_below} on {level:?}"
+                );
             }
             (b, s) => panic!("bfs {b:?}, sat {s:?} on {level:?}"),
         }
@@ -194,7 +208,10 @@ fn agree_with_bfs(seed: u64, count: usize, pruning: Option<Pruning>) -> (usize, 
 #[test]
 fn every_pruning_family_on_agrees_with_breadth_first_search() {
     let (solved, unsolved) = agree_with_bfs(0x5DEE_CE66_D1CE_4E5B, 400, None);
-    assert!(solved > 100 && unsolved > 20, "{solved} solved, {unsolved} unsolved");
+    assert!(
+        solved > 100 && unsolved > 20,
+        "{solved} solved, {unsolved} unsolved"
+    );
 }
 
 #[test]
@@ -207,10 +224,23 @@ fn each_pruning_family_alone_agrees_with_breadth_first_search() {
     };
     let variants = [
         none,
-        Pruning { reach_closure: true, ..none },
-        Pruning { goal_cover: true, ..none },
-        Pruning { goal_sum_steps: 16, ..none },
-        Pruning { reach_closure: true, commute: true, ..none },
+        Pruning {
+            reach_closure: true,
+            ..none
+        },
+        Pruning {
+            goal_cover: true,
+            ..none
+        },
+        Pruning {
+            goal_sum_steps: 16,
+            ..none
+        },
+        Pruning {
+            reach_closure: true,
+            commute: true,
+            ..none
+        },
     ];
     for (i, pruning) in variants.into_iter().enumerate() {
         let (solved, _) = agree_with_bfs(0xA076_1D64_78BD_642F ^ i as u64, 120, Some(pruning));

@@ -219,7 +219,12 @@ impl Analysis {
             }
         }
         let mut from_start: Vec<u32> = (0..n)
-            .map(|c| (0..4).map(|k| reached[c * 4 + k]).min().unwrap_or(UNREACHABLE))
+            .map(|c| {
+                (0..4)
+                    .map(|k| reached[c * 4 + k])
+                    .min()
+                    .unwrap_or(UNREACHABLE)
+            })
             .collect();
         for &b in level.boxes() {
             from_start[b] = 0;
@@ -276,10 +281,10 @@ impl Analysis {
 
     /// How many of the pushes left a push wastes, for the waste budget.
     ///
-    /// The potential of a position is `P = sum over boxes of potential[state of the box]
-    /// + sum over goals of goal_potential`. It is a lower bound on the pushes left: in a
-    /// real plan each box ends on its own goal `g(box)` (as many goals as boxes, or the
-    /// potentials are zero), needing at least `to_goal[g(box)]` pushes of its own, and
+    /// The potential `P` of a position is the sum over the boxes of `potential[state of
+    /// the box]` plus the sum over goals of `goal_potential`. It is a lower bound on the
+    /// pushes left: in a real plan each box ends on its own goal `g(box)` (as many goals
+    /// as boxes, or the potentials are zero), needing at least `to_goal[g(box)]` pushes of its own, and
     /// `potential[state] <= to_goal[g] - goal_potential[g]` for every `g`; summing over
     /// the boxes gives `P <= pushes left`. At the start `P` equals the matching bound
     /// (the goal potentials are the matching's dual), and at the end `P <= 0`. A push
@@ -307,7 +312,8 @@ impl Analysis {
         if k == NO_SIDE {
             return UNREACHABLE;
         }
-        push_state(level, &self.side, push.from, k, push.dir).map_or(UNREACHABLE, |s| self.nearest[s])
+        push_state(level, &self.side, push.from, k, push.dir)
+            .map_or(UNREACHABLE, |s| self.nearest[s])
     }
 }
 
@@ -329,7 +335,7 @@ pub fn push_parity(level: &Level) -> Option<usize> {
             .iter()
             .filter(|&&c| {
                 let p = level.position(c);
-                (p.row + p.col) % 2 == 0
+                (p.row + p.col).is_multiple_of(2)
             })
             .count()
     };
@@ -524,7 +530,10 @@ mod tests {
     #[test]
     fn parity_of_the_push_count() {
         // One box two pushes from its goal: even.
-        assert_eq!(push_parity(&xsb(&["######", "#@$ .#", "#    #", "######"])), Some(0));
+        assert_eq!(
+            push_parity(&xsb(&["######", "#@$ .#", "#    #", "######"])),
+            Some(0)
+        );
         // One push: odd.
         assert_eq!(push_parity(&xsb(&["#####", "#@$.#", "#####"])), Some(1));
         // A spare goal: the final position is not fixed.

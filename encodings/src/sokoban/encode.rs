@@ -273,9 +273,9 @@ impl<'a> PlanEncoding<'a> {
             if t == 0 {
                 cnf.clause([reach[self.level.player()]]);
             } else {
-                for c in 0..n {
-                    for &p in &self.pushed_from[t - 1][c] {
-                        cnf.implies(p, reach[c]);
+                for (pushes, &r) in self.pushed_from[t - 1].iter().zip(&reach) {
+                    for &p in pushes {
+                        cnf.implies(p, r);
                     }
                 }
             }
@@ -372,7 +372,10 @@ impl<'a> PlanEncoding<'a> {
         let n = self.level.num_cells();
         let level = self.level;
         let cnf = &mut self.cnf;
-        cnf.begin_group(&format!("steps {t} and {}: commuting pushes in order", t + 1));
+        cnf.begin_group(&format!(
+            "steps {t} and {}: commuting pushes in order",
+            t + 1
+        ));
         let now = &self.box_at[t];
         let seconds = &self.pushes[t + 1];
         // alt[c]: c reachable from B0 in the position of time t with only b done.
