@@ -8,7 +8,7 @@ use super::plan::to_lurd;
 use super::{Limits, Outcome, Solution};
 use crate::solver::{Session, SolverError};
 use gridsat_encodings::cnf::Cnf;
-use gridsat_encodings::sokoban::{Analysis, Horizon, Level, PlanEncoding, Push};
+use gridsat_encodings::sokoban::{analysis, Analysis, Horizon, Level, PlanEncoding, Pruning, Push};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Instant;
@@ -117,14 +117,37 @@ impl Search<'_> {
 
     /// A plan for `horizon` whose walks are real, or `NoPlan` when there is none: solves,
     /// and while the model leans on unfounded reachability, learns it and solves again.
-    fn real_plan(&mut self, horizon: Horizon, limits: &Limits) -> Result<Answer, SolverError> {
+    fn real_plan(
+        &mut self,
+        horizon: Horizon,
+        ordered: bool,
+        limits: &Limits,
+    ) -> Result<Answer, SolverError> {
+        let mut assumptions = vec![horizon.goal];
+        if ordered {
+            assumptions.push(self.encoding.commute());
+        }
         loop {
             if limits.expired() {
                 return Ok(Answer::Stopped);
             }
             self.flush();
             self.calls += 1;
-            let Some(values) = self.session.solve_under(&[horizon.goal])? else {
+            let started = Instant::now();
+            let answer = self.session.solve_under(&assumptions)?;
+            if trace() {
+                eprintln!(
+                    "horizon {} call {}: {} in {:.3} s ({} vars, {} clauses, {} loops)",
+                    horizon.pushes,
+                    self.calls,
+                    if answer.is_some() { "SAT" } else { "UNSAT" },
+                    started.elapsed().as_secs_f64(),
+                    self.encoding.cnf().num_vars(),
+                    self.encoding.cnf().num_clauses(),
+                    self.encoding.loops()
+                );
+            }
+            let Some(values) = answer else {
                 return Ok(Answer::NoPlan);
             };
             let sets = self.encoding.unfounded_sets(&values, horizon.pushes);
@@ -146,6 +169,36 @@ impl Search<'_> {
             solver_calls: self.calls,
         }
     }
+}
+
+/// `GRIDSAT_SOKOBAN_TRACE=1` prints every solver call (horizon, answer, time, size) to
+/// stderr: where the time of a level goes.
+fn trace() -> bool {
+    static TRACE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TRACE.get_or_init(|| std::env::var_os("GRIDSAT_SOKOBAN_TRACE").is_some_and(|v| v == "1"))
+}
+
+/// The pruning families, all on unless `GRIDSAT_SOKOBAN_OFF` names some (comma-separated:
+/// `closure`, `cover`, `goalsum`): for measuring what each one buys.
+fn pruning() -> Pruning {
+    let mut pruning = Pruning::default();
+    let off = std::env::var("GRIDSAT_SOKOBAN_OFF").unwrap_or_default();
+    for name in off.split(',') {
+        match name {
+            "closure" => pruning.reach_closure = false,
+            "cover" => pruning.goal_cover = false,
+            "goalsum" => pruning.goal_sum_steps = 0,
+            "commute" => pruning.commute = false,
+            _ => {}
+        }
+    }
+    if let Some(steps) = std::env::var("GRIDSAT_SOKOBAN_GOALSUM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        pruning.goal_sum_steps = steps;
+    }
+    pruning
 }
 
 /// A proof that no plan exists, from the static analysis alone.
@@ -184,6 +237,17 @@ pub fn solve(
     limits: &Limits,
     progress: &mut dyn FnMut(Progress),
 ) -> anyhow::Result<Outcome> {
+    solve_with_pruning(level, limits, pruning(), progress)
+}
+
+/// The SAT search with a chosen set of pruning clause families (for tests and
+/// measurements; every family is sound, so the answer never depends on the choice).
+pub fn solve_with_pruning(
+    level: &Level,
+    limits: &Limits,
+    pruning: Pruning,
+    progress: &mut dyn FnMut(Progress),
+) -> anyhow::Result<Outcome> {
     let analysis = Analysis::new(level);
     if let Some(reason) = static_unsolvable(level, &analysis) {
         return Ok(Outcome::Unsolvable { reason });
@@ -195,12 +259,22 @@ pub fn solve(
     progress(Progress::NoPlanBelow(lower_bound));
     let positions = position_count(level, &analysis);
     let mut search = Search {
-        encoding: PlanEncoding::new(level, &analysis),
+        encoding: PlanEncoding::with_pruning(level, &analysis, pruning),
         session: Session::new(&Cnf::new()),
         sent: 0,
         calls: 0,
     };
-    for horizon in lower_bound.. {
+    // Horizons of the wrong parity need no solver call: no plan has that many pushes.
+    let parity = analysis::push_parity(level);
+    let first = match parity {
+        Some(p) if lower_bound % 2 != p => lower_bound + 1,
+        _ => lower_bound,
+    };
+    let stride = if parity.is_some() { 2 } else { 1 };
+    if first > lower_bound {
+        progress(Progress::NoPlanBelow(first));
+    }
+    for horizon in (first..).step_by(stride) {
         if horizon as u128 >= positions {
             return Ok(Outcome::Unsolvable {
                 reason: format!(
@@ -229,12 +303,12 @@ pub fn solve(
         search.encoding.extend_to(horizon);
         let h = search.encoding.horizon(horizon);
         progress(Progress::Size(search.size(horizon)));
-        let answer = search.real_plan(h, limits)?;
+        let answer = search.real_plan(h, true, limits)?;
         progress(Progress::Size(search.size(horizon)));
         let plan = match answer {
             Answer::Plan(plan) => plan,
             Answer::NoPlan => {
-                progress(Progress::NoPlanBelow(horizon + 1));
+                progress(Progress::NoPlanBelow(horizon + stride));
                 continue;
             }
             Answer::Stopped => {
@@ -257,7 +331,7 @@ pub fn solve(
                 break false;
             }
             search.encoding.block_plan(&last);
-            let other = match search.real_plan(h, limits)? {
+            let other = match search.real_plan(h, false, limits)? {
                 Answer::Plan(other) => other,
                 Answer::NoPlan => break true,
                 Answer::Stopped => break false,

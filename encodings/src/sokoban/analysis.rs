@@ -6,7 +6,7 @@
 //! Every figure ignores the other boxes and whether the player can get behind a box,
 //! so each is optimistic: a lower bound on the truth, which is what pruning needs.
 
-use super::{Dir, Level};
+use super::{Dir, Level, Push};
 use std::collections::VecDeque;
 
 /// Pushes a lone box needs; `UNREACHABLE` when it cannot be done at all.
@@ -14,17 +14,40 @@ pub const UNREACHABLE: u32 = u32::MAX;
 
 #[derive(Clone, Debug)]
 pub struct Analysis {
-    /// `to_goal[g][c]`: pushes to bring a lone box from cell `c` to goal number `g`.
+    /// `to_goal[g][c]`: pushes to bring a lone box from cell `c` to goal number `g`,
+    /// with the player on the best side of it.
     pub to_goal: Vec<Vec<u32>>,
-    /// Pushes from `c` to the nearest goal.
+    /// Pushes from `c` to the nearest goal, with the player on the best side.
     pub nearest_goal: Vec<u32>,
     /// Fewest pushes that can bring some starting box onto `c`.
     pub from_start: Vec<u32>,
     /// Squares from which no box can ever reach a goal.
     pub dead: Vec<bool>,
-    /// Minimum over assignments of distinct goals to boxes of the summed `to_goal`;
-    /// `None` when no assignment is finite.
+    /// Minimum over assignments of distinct goals to boxes of the summed pushes (each box
+    /// with the player on its actual side); `None` when no assignment is finite.
     pub lower_bound: Option<u32>,
+    /// The potential of the start position (see `push_waste`): at least the matching
+    /// bound, at most the pushes of any plan.
+    pub start_distance: u32,
+    /// `side[c][d]`: which region of the level without `c` the neighbour of `c` in
+    /// direction `d` lies in, named by the first direction whose neighbour lies in it
+    /// (`NO_SIDE` where there is no neighbour).
+    side: Vec<[u8; 4]>,
+    /// `nearest[state(c, k)]`: pushes from a lone box on `c` with the player in region
+    /// `k` of the level without `c` to the nearest goal.
+    nearest: Vec<u32>,
+    /// `potential[state]`: the least over goals `g` of the lone box's pushes to `g` minus
+    /// `goal_potential[g]` (`None`: no goal reachable). See `push_waste`.
+    potential: Vec<Option<i64>>,
+}
+
+const NO_SIDE: u8 = u8::MAX;
+
+/// A lone box's state: its square and the region (of the level without that square) the
+/// player is in. The player can walk anywhere in its region, so this is all that
+/// matters about where it stands.
+fn state(cell: usize, side: u8) -> usize {
+    cell * 4 + usize::from(side)
 }
 
 /// Can a box on `cell` be pushed in `dir`: the player's square behind it and the target
@@ -34,38 +57,104 @@ pub fn pushable(level: &Level, cell: usize, dir: Dir) -> Option<usize> {
     level.neighbour(cell, dir)
 }
 
-/// Pushes a lone box needs from `from` to every cell.
-fn distances_from(level: &Level, from: usize) -> Vec<u32> {
-    let mut dist = vec![UNREACHABLE; level.num_cells()];
-    let mut queue = VecDeque::from([from]);
-    dist[from] = 0;
-    while let Some(c) = queue.pop_front() {
-        for dir in Dir::ALL {
-            if let Some(n) = pushable(level, c, dir) {
-                if dist[n] == UNREACHABLE {
-                    dist[n] = dist[c] + 1;
-                    queue.push_back(n);
+/// For every cell, the regions its neighbours fall into once the cell is blocked.
+fn sides(level: &Level) -> Vec<[u8; 4]> {
+    let n = level.num_cells();
+    let mut mark = vec![usize::MAX; n];
+    let mut stamp = 0;
+    (0..n)
+        .map(|c| {
+            let mut side = [NO_SIDE; 4];
+            for dir in Dir::ALL {
+                let Some(start) = level.neighbour(c, dir) else {
+                    continue;
+                };
+                if side[dir.index()] != NO_SIDE {
+                    continue;
                 }
+                stamp += 1;
+                mark[start] = stamp;
+                let mut stack = vec![start];
+                while let Some(x) = stack.pop() {
+                    for m in Dir::ALL.iter().filter_map(|&d| level.neighbour(x, d)) {
+                        if m != c && mark[m] != stamp {
+                            mark[m] = stamp;
+                            stack.push(m);
+                        }
+                    }
+                }
+                for other in Dir::ALL {
+                    if level.neighbour(c, other).is_some_and(|m| mark[m] == stamp) {
+                        side[other.index()] = dir.index() as u8;
+                    }
+                }
+            }
+            side
+        })
+        .collect()
+}
+
+/// The region of the level without `cell` that the player (elsewhere) is in.
+fn player_side(level: &Level, side: &[[u8; 4]], cell: usize) -> u8 {
+    let n = level.num_cells();
+    let mut seen = vec![false; n];
+    let mut stack = vec![level.player()];
+    seen[level.player()] = true;
+    while let Some(x) = stack.pop() {
+        for m in Dir::ALL.iter().filter_map(|&d| level.neighbour(x, d)) {
+            if m != cell && !seen[m] {
+                seen[m] = true;
+                stack.push(m);
             }
         }
     }
-    dist
+    Dir::ALL
+        .iter()
+        .find(|&&d| level.neighbour(cell, d).is_some_and(|m| seen[m]))
+        .map_or(NO_SIDE, |d| side[cell][d.index()])
 }
 
-/// Pushes a lone box needs from every cell to `to` (a breadth-first search of pulls).
-fn distances_to(level: &Level, to: usize) -> Vec<u32> {
-    let mut dist = vec![UNREACHABLE; level.num_cells()];
-    let mut queue = VecDeque::from([to]);
-    dist[to] = 0;
-    while let Some(c) = queue.pop_front() {
+/// A push of a lone box in state `(cell, k)` in `dir`: the state it leads to, if the
+/// player's square behind is in region `k` and the target is a square.
+fn push_state(level: &Level, side: &[[u8; 4]], cell: usize, k: u8, dir: Dir) -> Option<usize> {
+    let back = dir.opposite().index();
+    if side[cell][back] != k {
+        return None;
+    }
+    let target = pushable(level, cell, dir)?;
+    // The player ends on `cell`, the target's neighbour opposite `dir`.
+    Some(state(target, side[target][back]))
+}
+
+/// Pushes a lone box needs from every state to a box on `to` (a breadth-first search of
+/// pulls over states).
+fn distances_to(level: &Level, side: &[[u8; 4]], to: usize) -> Vec<u32> {
+    let mut dist = vec![UNREACHABLE; level.num_cells() * 4];
+    let mut queue = VecDeque::new();
+    for k in side[to].iter().copied().filter(|&k| k != NO_SIDE) {
+        if dist[state(to, k)] == UNREACHABLE {
+            dist[state(to, k)] = 0;
+            queue.push_back((to, k));
+        }
+    }
+    while let Some((c, k)) = queue.pop_front() {
+        let d = dist[state(c, k)];
         for dir in Dir::ALL {
-            // The box came to `c` from `prev` by a push in `dir`.
+            // The box came to `c` from `prev` by a push in `dir`, leaving the player on
+            // `prev`, which must lie in region `k`.
             let Some(prev) = level.neighbour(c, dir.opposite()) else {
                 continue;
             };
-            if pushable(level, prev, dir) == Some(c) && dist[prev] == UNREACHABLE {
-                dist[prev] = dist[c] + 1;
-                queue.push_back(prev);
+            if side[c][dir.opposite().index()] != k {
+                continue;
+            }
+            if level.neighbour(prev, dir.opposite()).is_none() {
+                continue;
+            }
+            let pk = side[prev][dir.opposite().index()];
+            if dist[state(prev, pk)] == UNREACHABLE {
+                dist[state(prev, pk)] = d + 1;
+                queue.push_back((prev, pk));
             }
         }
     }
@@ -73,46 +162,201 @@ fn distances_to(level: &Level, to: usize) -> Vec<u32> {
 }
 
 impl Analysis {
+    /// Distances are those of a lone box pushed by a player who must walk around it:
+    /// the player can reach a square next to the box only inside its own region of the
+    /// level without the box's square. Ignoring the other boxes only frees squares, so
+    /// in a real plan each box needs at least its lone distance in further pushes; and
+    /// since a player never crosses a box that does not move, the region a box's player
+    /// is in changes only when that box is pushed.
     pub fn new(level: &Level) -> Analysis {
         let n = level.num_cells();
-        let to_goal: Vec<Vec<u32>> = level
+        let side = sides(level);
+        let to_state: Vec<Vec<u32>> = level
             .goals()
             .iter()
-            .map(|&g| distances_to(level, g))
+            .map(|&g| distances_to(level, &side, g))
             .collect();
-        let nearest_goal: Vec<u32> = (0..n)
-            .map(|c| to_goal.iter().map(|d| d[c]).min().unwrap_or(UNREACHABLE))
+        let best_side = |dist: &[u32], c: usize| -> u32 {
+            side[c]
+                .iter()
+                .filter(|&&k| k != NO_SIDE)
+                .map(|&k| dist[state(c, k)])
+                .min()
+                .unwrap_or(UNREACHABLE)
+        };
+        let to_goal: Vec<Vec<u32>> = to_state
+            .iter()
+            .map(|dist| (0..n).map(|c| best_side(dist, c)).collect())
             .collect();
+        let nearest: Vec<u32> = (0..n * 4)
+            .map(|s| to_state.iter().map(|d| d[s]).min().unwrap_or(UNREACHABLE))
+            .collect();
+        let nearest_goal: Vec<u32> = (0..n).map(|c| best_side(&nearest, c)).collect();
         let dead = nearest_goal.iter().map(|&d| d == UNREACHABLE).collect();
-        let mut from_start = vec![UNREACHABLE; n];
-        for &b in level.boxes() {
-            for (best, d) in from_start.iter_mut().zip(distances_from(level, b)) {
-                *best = (*best).min(d);
-            }
-        }
-        let costs: Vec<Vec<u32>> = level
+
+        let start_sides: Vec<u8> = level
             .boxes()
             .iter()
-            .map(|&b| to_goal.iter().map(|d| d[b]).collect())
+            .map(|&b| player_side(level, &side, b))
             .collect();
-        let lower_bound = min_cost_matching(&costs);
+        let mut reached = vec![UNREACHABLE; n * 4];
+        let mut queue = VecDeque::new();
+        for (&b, &k) in level.boxes().iter().zip(&start_sides) {
+            if k != NO_SIDE && reached[state(b, k)] == UNREACHABLE {
+                reached[state(b, k)] = 0;
+                queue.push_back((b, k));
+            }
+        }
+        while let Some((c, k)) = queue.pop_front() {
+            let d = reached[state(c, k)];
+            for dir in Dir::ALL {
+                if let Some(next) = push_state(level, &side, c, k, dir) {
+                    if reached[next] == UNREACHABLE {
+                        reached[next] = d + 1;
+                        queue.push_back((next / 4, (next % 4) as u8));
+                    }
+                }
+            }
+        }
+        let mut from_start: Vec<u32> = (0..n)
+            .map(|c| {
+                (0..4)
+                    .map(|k| reached[c * 4 + k])
+                    .min()
+                    .unwrap_or(UNREACHABLE)
+            })
+            .collect();
+        for &b in level.boxes() {
+            from_start[b] = 0;
+        }
+        let at_start = |dist: &[u32], i: usize| -> u32 {
+            match start_sides[i] {
+                NO_SIDE => UNREACHABLE,
+                k => dist[state(level.boxes()[i], k)],
+            }
+        };
+        let costs: Vec<Vec<u32>> = (0..level.boxes().len())
+            .map(|i| to_state.iter().map(|d| at_start(d, i)).collect())
+            .collect();
+        let matching = matching_with_potentials(&costs);
+        let lower_bound = matching.as_ref().map(|(total, _)| *total);
+        // Goal potentials from the matching's dual, when every goal gets a box; else
+        // zero (the potential is then the plain distance to the nearest goal).
+        let goal_potential = match matching {
+            Some((_, v)) if level.goals().len() == level.boxes().len() => v,
+            _ => vec![0; level.goals().len()],
+        };
+        let potential: Vec<Option<i64>> = (0..n * 4)
+            .map(|s| {
+                to_state
+                    .iter()
+                    .zip(&goal_potential)
+                    .filter(|(d, _)| d[s] != UNREACHABLE)
+                    .map(|(d, &v)| i64::from(d[s]) - v)
+                    .min()
+            })
+            .collect();
+        let start_potential: Option<i64> = level
+            .boxes()
+            .iter()
+            .zip(&start_sides)
+            .map(|(&b, &k)| (k != NO_SIDE).then(|| potential[state(b, k)]).flatten())
+            .sum::<Option<i64>>()
+            .map(|p| p + goal_potential.iter().sum::<i64>());
+        let start_distance = start_potential.map_or(UNREACHABLE, |p| {
+            u32::try_from(p.max(0)).expect("potential fits in u32")
+        });
         Analysis {
             to_goal,
             nearest_goal,
             from_start,
             dead,
             lower_bound,
+            start_distance,
+            side,
+            nearest,
+            potential,
         }
     }
+
+    /// How many of the pushes left a push wastes, for the waste budget.
+    ///
+    /// The potential `P` of a position is the sum over the boxes of `potential[state of
+    /// the box]` plus the sum over goals of `goal_potential`. It is a lower bound on the
+    /// pushes left: in a real plan each box ends on its own goal `g(box)` (as many goals
+    /// as boxes, or the potentials are zero), needing at least `to_goal[g(box)]` pushes of its own, and
+    /// `potential[state] <= to_goal[g] - goal_potential[g]` for every `g`; summing over
+    /// the boxes gives `P <= pushes left`. At the start `P` equals the matching bound
+    /// (the goal potentials are the matching's dual), and at the end `P <= 0`. A push
+    /// changes only the pushed box's term, by at least `-1` (a push moves a lone box's
+    /// distance to each goal by at least `-1`), and the box's states before and after are
+    /// fixed by the push (the player's side of a box changes only when it is pushed).
+    /// So `waste = 1 + potential[after] - potential[before] >= 0`, and over a plan of `T`
+    /// pushes the wastes add up to `T - P(start) + P(end) <= T - P(start)`: the budget.
+    /// `None` when no goal can be reached from the box's state before or after: such a
+    /// push is never part of a plan.
+    pub fn push_waste(&self, level: &Level, push: Push) -> Option<u32> {
+        let k = self.side[push.from][push.dir.opposite().index()];
+        if k == NO_SIDE {
+            return None;
+        }
+        let before = self.potential[state(push.from, k)]?;
+        let after = self.potential[push_state(level, &self.side, push.from, k, push.dir)?]?;
+        Some(u32::try_from(1 + after - before).expect("a push gains at most one"))
+    }
+
+    /// The pushed box's distance to its nearest goal right after `push` (its state is
+    /// fixed by the push), or `UNREACHABLE`.
+    pub fn distance_after(&self, level: &Level, push: Push) -> u32 {
+        let k = self.side[push.from][push.dir.opposite().index()];
+        if k == NO_SIDE {
+            return UNREACHABLE;
+        }
+        push_state(level, &self.side, push.from, k, push.dir)
+            .map_or(UNREACHABLE, |s| self.nearest[s])
+    }
+}
+
+/// The parity every plan's push count has, when the level fixes it: `Some(p)` means every
+/// plan has `pushes % 2 == p`.
+///
+/// Why: colour the squares like a chessboard. A push moves one box to a neighbouring
+/// square, which has the other colour, and leaves the other boxes where they are, so the
+/// number of boxes on dark squares changes by exactly one per push. With as many goals as
+/// boxes the final position is fixed (every goal holds a box), so the number of dark
+/// boxes at the end is the number of dark goals, and the push count has the parity of
+/// the difference. With spare goals the final dark count varies: `None`.
+pub fn push_parity(level: &Level) -> Option<usize> {
+    if level.goals().len() != level.boxes().len() {
+        return None;
+    }
+    let dark = |cells: &[usize]| {
+        cells
+            .iter()
+            .filter(|&&c| {
+                let p = level.position(c);
+                (p.row + p.col).is_multiple_of(2)
+            })
+            .count()
+    };
+    Some((dark(level.goals()) + dark(level.boxes())) % 2)
 }
 
 /// The least total cost of giving every row its own column (rows <= columns), with
 /// `UNREACHABLE` entries forbidden; `None` when every assignment uses one. The Hungarian
 /// method with potentials, O(rows^2 * columns).
 pub fn min_cost_matching(costs: &[Vec<u32>]) -> Option<u32> {
+    matching_with_potentials(costs).map(|(total, _)| total)
+}
+
+/// The least matching cost and column potentials `v` of an optimal dual solution: for
+/// square `costs`, `sum over rows r of min over columns c of (costs[r][c] - v[c])`
+/// (finite entries only) plus `sum of v` equals the least cost, and for any rows placed
+/// on distinct columns the summed `costs - v` plus `sum of v` is at least it.
+pub fn matching_with_potentials(costs: &[Vec<u32>]) -> Option<(u32, Vec<i64>)> {
     let rows = costs.len();
     if rows == 0 {
-        return Some(0);
+        return Some((0, Vec::new()));
     }
     let cols = costs[0].len();
     assert!(rows <= cols, "more rows than columns");
@@ -184,7 +428,12 @@ pub fn min_cost_matching(costs: &[Vec<u32>]) -> Option<u32> {
         .filter(|&j| owner[j] != 0)
         .map(|j| cost(owner[j] - 1, j - 1))
         .sum();
-    (total < big).then(|| u32::try_from(total).expect("matching cost fits in u32"))
+    (total < big).then(|| {
+        (
+            u32::try_from(total).expect("matching cost fits in u32"),
+            v[1..].to_vec(),
+        )
+    })
 }
 
 #[cfg(test)]
@@ -235,6 +484,60 @@ mod tests {
         assert_eq!(a.nearest_goal[2], 1);
         assert_eq!(a.from_start[3], 2);
         assert_eq!(a.lower_bound, Some(2));
+    }
+
+    #[test]
+    fn matching_potentials_give_the_matching_cost_back() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..400 {
+            let n = 1 + (next() % 4) as usize;
+            let costs: Vec<Vec<u32>> = (0..n)
+                .map(|_| {
+                    (0..n)
+                        .map(|_| match next() % 7 {
+                            0 => UNREACHABLE,
+                            _ => (next() % 12) as u32,
+                        })
+                        .collect()
+                })
+                .collect();
+            let Some((total, v)) = matching_with_potentials(&costs) else {
+                assert_eq!(brute_force(&costs), None);
+                continue;
+            };
+            assert_eq!(Some(total), brute_force(&costs), "{costs:?}");
+            let rows: i64 = costs
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .zip(&v)
+                        .filter(|(&c, _)| c != UNREACHABLE)
+                        .map(|(&c, &p)| i64::from(c) - p)
+                        .min()
+                        .unwrap()
+                })
+                .sum();
+            assert_eq!(rows + v.iter().sum::<i64>(), i64::from(total), "{costs:?}");
+        }
+    }
+
+    #[test]
+    fn parity_of_the_push_count() {
+        // One box two pushes from its goal: even.
+        assert_eq!(
+            push_parity(&xsb(&["######", "#@$ .#", "#    #", "######"])),
+            Some(0)
+        );
+        // One push: odd.
+        assert_eq!(push_parity(&xsb(&["#####", "#@$.#", "#####"])), Some(1));
+        // A spare goal: the final position is not fixed.
+        assert_eq!(push_parity(&xsb(&["######", "#@$..#", "######"])), None);
     }
 
     #[test]

@@ -41,8 +41,44 @@ pub struct Horizon {
     pub goal: Lit,
 }
 
+/// Which of the optional (sound, redundant) clause families to add. Each is true of every
+/// real plan, so none changes which horizons are satisfiable; they only prune the search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Pruning {
+    /// Reachability is closed: a free square next to a reachable one is reachable, and the
+    /// player's own square is reachable. With the support rule and the loop clauses this
+    /// makes `reach` exactly the player's region.
+    pub reach_closure: bool,
+    /// With as many goals as boxes, every goal needs some box within the pushes left.
+    pub goal_cover: bool,
+    /// With as many goals as boxes, in the last `goal_sum_steps` steps the distances of
+    /// the goals to their nearest boxes add up to at most the pushes left.
+    pub goal_sum_steps: usize,
+    /// Independent pushes of two steps in a row come in a fixed order (see
+    /// `add_commuting_order`), under the `commute` literal. Needs `reach_closure`.
+    pub commute: bool,
+}
+
+impl Default for Pruning {
+    fn default() -> Pruning {
+        Pruning {
+            reach_closure: true,
+            goal_cover: true,
+            goal_sum_steps: 8,
+            commute: true,
+        }
+    }
+}
+
 pub struct PlanEncoding<'a> {
     level: &'a Level,
+    pruning: Pruning,
+    /// `far[t][g][k - 1]`: no box is within `k - 1` pushes of goal `g` at time `t` (true
+    /// whenever that holds; see `goal_sum`). Created on demand.
+    far: Vec<Vec<Vec<Lit>>>,
+    /// Assumed to order commuting pushes; left out when every plan of a horizon matters
+    /// (the search for fewest moves).
+    commute: Lit,
     analysis: &'a Analysis,
     cnf: Cnf,
     /// `box_at[t][c]`; `None` where the square is certainly empty.
@@ -68,7 +104,16 @@ const MAX_COUNTED_WASTE: u32 = 6;
 impl<'a> PlanEncoding<'a> {
     /// The start position (time 0), with no push step yet.
     pub fn new(level: &'a Level, analysis: &'a Analysis) -> PlanEncoding<'a> {
+        PlanEncoding::with_pruning(level, analysis, Pruning::default())
+    }
+
+    pub fn with_pruning(
+        level: &'a Level,
+        analysis: &'a Analysis,
+        pruning: Pruning,
+    ) -> PlanEncoding<'a> {
         let mut cnf = Cnf::new();
+        let commute = cnf.fresh_lit();
         cnf.begin_group("start");
         let start: Vec<Option<Lit>> = (0..level.num_cells())
             .map(|c| {
@@ -82,6 +127,9 @@ impl<'a> PlanEncoding<'a> {
         cnf.end_group();
         PlanEncoding {
             level,
+            pruning,
+            far: Vec::new(),
+            commute,
             analysis,
             cnf,
             box_at: vec![start],
@@ -133,9 +181,14 @@ impl<'a> PlanEncoding<'a> {
         let mut pushes = Vec::new();
         for c in (0..n).filter(|&c| now[c].is_some()) {
             for dir in Dir::ALL {
+                let push = Push { from: c, dir };
                 if let Some(target) = pushable(self.level, c, dir) {
-                    if next[target].is_some() {
-                        pushes.push((Push { from: c, dir }, cnf.fresh_lit()));
+                    // A push that leaves its box where no goal can be reached (given the
+                    // side the player ends on) is never part of a plan.
+                    if next[target].is_some()
+                        && self.analysis.push_waste(self.level, push).is_some()
+                    {
+                        pushes.push((push, cnf.fresh_lit()));
                     }
                 }
             }
@@ -213,18 +266,35 @@ impl<'a> PlanEncoding<'a> {
             );
             cnf.clause(clause);
         }
+        if self.pruning.reach_closure {
+            // Closure: true of the player's real region, so it removes no real plan; it
+            // pins `reach` down to that region, which lets the solver propagate through it.
+            cnf.begin_group(&format!("step {t}: the player's region is closed"));
+            if t == 0 {
+                cnf.clause([reach[self.level.player()]]);
+            } else {
+                for (pushes, &r) in self.pushed_from[t - 1].iter().zip(&reach) {
+                    for &p in pushes {
+                        cnf.implies(p, r);
+                    }
+                }
+            }
+            for c in 0..n {
+                for m in Dir::ALL.iter().filter_map(|&d| self.level.neighbour(c, d)) {
+                    let mut clause = vec![!reach[m], reach[c]];
+                    clause.extend(now[c]);
+                    cnf.clause(clause);
+                }
+            }
+        }
 
         cnf.begin_group(&format!("step {t}: waste of the push"));
-        // A push moves its box at most one push closer to its nearest goal, so
-        // `1 + nearest(target) - nearest(from) >= 0` pushes of this step are wasted.
-        let nearest = &self.analysis.nearest_goal;
+        // A push moves its box at most one push closer to its nearest goal (see
+        // `Analysis::push_waste`); the rest of the push is waste.
         let waste_of = |push: &Push| -> u32 {
-            let target = pushable(self.level, push.from, push.dir).expect("push was pushable");
-            if nearest[push.from] == UNREACHABLE {
-                return 0;
-            }
-            (1 + nearest[target])
-                .saturating_sub(nearest[push.from])
+            self.analysis
+                .push_waste(self.level, *push)
+                .expect("only pushes with a finite waste are encoded")
                 .min(MAX_COUNTED_WASTE)
         };
         let most = pushes.iter().map(|(p, _)| waste_of(p)).max().unwrap_or(0);
@@ -257,6 +327,103 @@ impl<'a> PlanEncoding<'a> {
         for i in 0..self.loops.len() {
             self.add_loop_clauses(t, i);
         }
+        if self.pruning.commute && self.pruning.reach_closure && t >= 2 {
+            self.add_commuting_order(t - 2);
+        }
+    }
+
+    /// The literal to assume (with a horizon's goal) to order commuting pushes. Without
+    /// it every plan of the horizon is allowed, as the search for fewest moves needs.
+    pub fn commute(&self) -> Lit {
+        self.commute
+    }
+
+    /// Under `commute`: push `a` at step `t` and push `b` at step `t + 1`, of different
+    /// boxes, with `b` before `a` in a fixed order of pushes (`push_key`), never both
+    /// happen when `b` could have been done first: the player could reach the square
+    /// behind `b` at time `t`, then (after `b`) the square behind `a`, and afterwards the
+    /// player's region is the same in both orders.
+    ///
+    /// Soundness. Take, among the real plans of `T` pushes, the one whose sequence of
+    /// push keys is lexicographically least, with every variable at its true value
+    /// (`reach` the player's real region, which satisfies the support rule, the loop
+    /// clauses and the closure). Suppose it broke one of these clauses at step `t`: `a`
+    /// moves a box `A0 -> A1` from behind at `Ab`, then `b` moves another box `B0 -> B1`
+    /// from `Bb`, `key(b) < key(a)`, `B0 != A1`, `B1 != A0`, and (true values) `Bb` is
+    /// reachable at time `t`, `Ab` is reachable from `B0` once `b` is done in the
+    /// position of time `t` (`alt`), and `A0` is reachable at time `t + 2`. Then `b`
+    /// first is legal: its box stands on `B0` at time `t` (only `A0` changed and
+    /// `B0 != A1`), its target is free (`B1 != A0`, and `B1 != A1` because `A1` held a
+    /// box when `b` was done), and `Bb` is reachable. Then `a` is legal: its box is still
+    /// on `A0` (`B1 != A0`), `A1` is free, and `Ab` is reachable by `alt`. Both orders
+    /// leave the same boxes, and the player on `A0` instead of `B0`, which are in one
+    /// region (`A0` is reachable from `B0`), so every later push is as legal as before.
+    /// The swapped plan is a real plan of `T` pushes with a smaller key sequence; every
+    /// other clause (bounds, dead squares, frozen blocks) holds of every real plan of `T`
+    /// pushes, so a contradiction. So the least plan satisfies every clause, and a
+    /// horizon that is satisfiable without these clauses stays satisfiable with them.
+    ///
+    /// Encoding: `alt[c]` (forced true where real: the player on `B0` and the closure
+    /// over the squares free after `b`); a ladder `q[i]`, forced true when one of the
+    /// first `i + 1` pushes of step `t + 1` (in key order) is done with its square behind
+    /// reachable at time `t`; for each `a`, one clause naming the few pushes of step
+    /// `t + 1` that move `a`'s box or push into `A0` (not commuting with `a`).
+    fn add_commuting_order(&mut self, t: usize) {
+        let n = self.level.num_cells();
+        let level = self.level;
+        let cnf = &mut self.cnf;
+        cnf.begin_group(&format!(
+            "steps {t} and {}: commuting pushes in order",
+            t + 1
+        ));
+        let now = &self.box_at[t];
+        let seconds = &self.pushes[t + 1];
+        // alt[c]: c reachable from B0 in the position of time t with only b done.
+        let alt: Vec<Lit> = (0..n).map(|_| cnf.fresh_lit()).collect();
+        let mut into = vec![Vec::new(); n];
+        for &(b, p) in seconds {
+            cnf.implies(p, alt[b.from]);
+            into[pushable(level, b.from, b.dir).expect("pushable")].push(p);
+        }
+        for c in 0..n {
+            for m in Dir::ALL.iter().filter_map(|&d| level.neighbour(c, d)) {
+                let mut clause = vec![!alt[m], alt[c]];
+                clause.extend(now[c]);
+                clause.extend(into[c].iter().copied());
+                cnf.clause(clause);
+            }
+        }
+        let mut order: Vec<(Push, Lit)> = seconds.clone();
+        order.sort_by_key(|(b, _)| push_key(b));
+        let ladder: Vec<Lit> = order.iter().map(|_| cnf.fresh_lit()).collect();
+        for (i, &(b, p)) in order.iter().enumerate() {
+            let behind = level.neighbour(b.from, b.dir.opposite()).expect("pushable");
+            if i > 0 {
+                cnf.implies(ladder[i - 1], ladder[i]);
+            }
+            cnf.clause([!p, !self.reach[t][behind], ladder[i]]);
+        }
+        for &(a, p) in &self.pushes[t] {
+            let earlier = order.partition_point(|(b, _)| push_key(b) < push_key(&a));
+            if earlier == 0 {
+                continue;
+            }
+            let a_target = pushable(level, a.from, a.dir).expect("pushable");
+            let a_behind = level.neighbour(a.from, a.dir.opposite()).expect("pushable");
+            let mut clause = vec![
+                !self.commute,
+                !p,
+                !alt[a_behind],
+                !self.reach[t + 2][a.from],
+                !ladder[earlier - 1],
+            ];
+            clause.extend(order[..earlier].iter().filter_map(|&(b, q)| {
+                let b_target = pushable(level, b.from, b.dir).expect("pushable");
+                (b.from == a_target || b_target == a.from).then_some(q)
+            }));
+            cnf.clause(clause);
+        }
+        cnf.end_group();
     }
 
     /// Where the player may stand at time `t` without walking: `None` when it certainly
@@ -328,17 +495,50 @@ impl<'a> PlanEncoding<'a> {
                 }
             }
         }
+        // The box just pushed is in a known state (square and the player's side), so its
+        // own distance to the nearest goal must fit in the pushes left after the push.
+        for t in 0..horizon {
+            let left = (horizon - t - 1) as u32;
+            for &(push, p) in &self.pushes[t] {
+                if self.analysis.distance_after(self.level, push) > left {
+                    self.cnf.clause([!goal, !p]);
+                }
+            }
+        }
+        let square_level = self.level.goals().len() == self.level.boxes().len();
+        if square_level && self.pruning.goal_cover {
+            // Each goal ends under its own box, which is at most `left` pushes away from
+            // it now. (With spare goals some goal may stay empty: not added then.)
+            self.cnf
+                .begin_group(&format!("horizon {horizon}: every goal has a box in range"));
+            for t in 0..horizon {
+                let left = (horizon - t) as u32;
+                for g in 0..self.level.goals().len() {
+                    let dist = &self.analysis.to_goal[g];
+                    let clause: Vec<Lit> = std::iter::once(!goal)
+                        .chain(
+                            self.box_at[t]
+                                .iter()
+                                .enumerate()
+                                .filter(|&(c, _)| dist[c] <= left)
+                                .filter_map(|(_, b)| *b),
+                        )
+                        .collect();
+                    self.cnf.clause(clause);
+                }
+            }
+        }
+        if square_level {
+            for left in 1..=self.pruning.goal_sum_steps.min(horizon) {
+                self.goal_sum(goal, horizon - left, left);
+            }
+        }
         // The waste budget: the boxes start `distance` pushes from their nearest goals,
         // each push gains at most one, so a plan of `horizon` pushes wastes at most
         // `horizon - distance` of them.
         self.cnf
             .begin_group(&format!("horizon {horizon}: waste budget"));
-        let distance: u32 = self
-            .level
-            .boxes()
-            .iter()
-            .map(|&b| self.analysis.nearest_goal[b])
-            .fold(0u32, |a, d| a.saturating_add(d));
+        let distance = self.analysis.start_distance;
         match (horizon as u64).checked_sub(u64::from(distance)) {
             None => self.cnf.clause([!goal]),
             Some(budget) => {
@@ -359,6 +559,50 @@ impl<'a> PlanEncoding<'a> {
             pushes: horizon,
             goal,
         }
+    }
+
+    /// `far[t][g][k - 1]` for `k = 1..=upto`, created as needed: forced true when no box
+    /// stands within `k - 1` pushes of goal `g` at time `t`.
+    fn far_lits(&mut self, t: usize, upto: usize) -> Vec<Vec<Lit>> {
+        let goals = self.level.goals().len();
+        while self.far.len() <= t {
+            self.far.push(vec![Vec::new(); goals]);
+        }
+        for g in 0..goals {
+            while self.far[t][g].len() < upto {
+                let k = self.far[t][g].len() as u32 + 1;
+                let lit = self.cnf.fresh_lit();
+                let dist = &self.analysis.to_goal[g];
+                let near = self.box_at[t]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(c, _)| dist[c] < k)
+                    .filter_map(|(_, b)| *b);
+                let clause: Vec<Lit> = std::iter::once(lit).chain(near).collect();
+                self.cnf.clause(clause);
+                self.far[t][g].push(lit);
+            }
+        }
+        self.far[t].iter().map(|f| f[..upto].to_vec()).collect()
+    }
+
+    /// Under `goal`: at time `t`, `left` pushes before the end, the goals' distances to
+    /// their nearest boxes add up to at most `left`. Sound when goals and boxes are as
+    /// many: every goal gets its own box at the end, and that box is at least as far from
+    /// it as the nearest box, so the sum is at most the matching cost of the position,
+    /// which is at most the pushes left. A distance is counted as the number of `k` in
+    /// `1..=left + 1` with no box within `k - 1` pushes, so larger distances count as
+    /// `left + 1`, which is already too many.
+    fn goal_sum(&mut self, goal: Lit, t: usize, left: usize) {
+        self.cnf
+            .begin_group(&format!("time {t}: goal distances within {left} pushes"));
+        let far: Vec<Lit> = self.far_lits(t, left + 1).into_iter().flatten().collect();
+        if left < far.len() {
+            let counter =
+                CardEncoding::SequentialCounter.unary_counter(&mut self.cnf, &far, left + 1);
+            self.cnf.clause([!goal, !counter[left]]);
+        }
+        self.cnf.end_group();
     }
 
     /// The pushes of a satisfying assignment, one per step up to `horizon`.
@@ -448,6 +692,11 @@ impl<'a> PlanEncoding<'a> {
         sets.dedup();
         sets
     }
+}
+
+/// The fixed order of pushes used to pick one order of commuting pushes.
+fn push_key(push: &Push) -> usize {
+    push.from * 4 + push.dir.index()
 }
 
 /// The shortest self-supporting cycles, learned up front because nearly every candidate

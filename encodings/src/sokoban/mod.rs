@@ -9,7 +9,7 @@ pub mod analysis;
 pub mod encode;
 
 pub use analysis::Analysis;
-pub use encode::{Horizon, PlanEncoding};
+pub use encode::{Horizon, PlanEncoding, Pruning};
 
 use crate::grid::Cell;
 
