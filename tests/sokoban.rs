@@ -375,3 +375,41 @@ fn json_and_boards_show_the_replayed_plan() {
     assert_eq!(code, 0);
     assert!(out.contains("start:\n#######\n#. * .#\n"), "{out}");
 }
+
+#[test]
+fn measurement_flags_change_the_search_not_the_answer() {
+    let level = ["examples/sokoban/microban-1-10.xsb", "--level", "4"];
+    let (code, plain, _) = gridsat(&level);
+    assert_eq!(code, 0, "{plain}");
+    let pushes = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("pushes:"))
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("no pushes line in {out}"))
+    };
+    let mut bare = level.to_vec();
+    bare.extend(["--no-prune", "closure,cover,goalsum,commute", "--trace"]);
+    let (code, out, err) = gridsat(&bare);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(pushes(&out), pushes(&plain));
+    // The trace names every solver call: shorter horizons refuted, the optimum satisfied.
+    let optimum: usize = pushes(&out)["pushes: ".len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let mut satisfied_at_optimum = false;
+    for call in err.lines().filter(|l| l.starts_with("horizon ")) {
+        let horizon: usize = call.split_whitespace().nth(1).unwrap().parse().unwrap();
+        if horizon < optimum {
+            assert!(call.contains(": UNSAT in"), "{err}");
+        } else {
+            satisfied_at_optimum |= horizon == optimum && call.contains(": SAT in");
+        }
+    }
+    assert!(satisfied_at_optimum, "{err}");
+
+    let (code, _, err) = gridsat(&[level[0], "--no-prune", "everything"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid value 'everything'"), "{err}");
+}

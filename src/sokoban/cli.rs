@@ -4,9 +4,10 @@ use super::parse::{parse_levels, Format, LevelEntry};
 use super::plan::to_lurd;
 use super::render::board_lines;
 use super::simulate::replay;
-use super::solve::{solve_with_deadline, EncodingSize};
+use super::solve::{solve_with_deadline, EncodingSize, SatOptions};
 use super::{bfs, Limits, Outcome};
 use crate::input::{read_puzzle_file, InputError};
+use gridsat_encodings::sokoban::Pruning;
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -83,6 +84,58 @@ pub struct Args {
     /// SAT: compare at most this many push-optimal plans for the fewest moves.
     #[arg(long, default_value_t = 1000)]
     pub max_plans: usize,
+    /// SAT, for measurements: leave out these optional clause families (all are sound,
+    /// so only the time changes; docs/sokoban.md says what each one does).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        value_name = "FAMILY,...",
+        help_heading = "Measurement"
+    )]
+    pub no_prune: Vec<PruneFamily>,
+    /// SAT, for measurements: the number of final steps with the goal-distance-sum bound.
+    #[arg(long, value_name = "N", help_heading = "Measurement")]
+    pub goal_sum_steps: Option<usize>,
+    /// SAT, for measurements: print every solver call (horizon, answer, time, formula size)
+    /// on standard error.
+    #[arg(long, help_heading = "Measurement")]
+    pub trace: bool,
+}
+
+/// The optional clause families of the SAT encoding.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PruneFamily {
+    /// The player's reachable squares pinned down exactly (without it there is no
+    /// commuting order either).
+    Closure,
+    /// Every goal has a box within the pushes left.
+    Cover,
+    /// The goals' distances to their nearest boxes fit the pushes left, in the last steps.
+    Goalsum,
+    /// Independent pushes of consecutive steps in one fixed order.
+    Commute,
+}
+
+impl Args {
+    fn sat_options(&self) -> SatOptions {
+        let mut pruning = Pruning::default();
+        if let Some(steps) = self.goal_sum_steps {
+            pruning.goal_sum_steps = steps;
+        }
+        for family in &self.no_prune {
+            match family {
+                PruneFamily::Closure => pruning.reach_closure = false,
+                PruneFamily::Cover => pruning.goal_cover = false,
+                PruneFamily::Goalsum => pruning.goal_sum_steps = 0,
+                PruneFamily::Commute => pruning.commute = false,
+            }
+        }
+        SatOptions {
+            pruning,
+            trace: self.trace,
+        }
+    }
 }
 
 /// Everything reported about one level.
@@ -165,7 +218,7 @@ fn solve_level(entry: &LevelEntry, args: &Args) -> anyhow::Result<LevelReport> {
     };
     let (outcome, encoding, push_seconds) = match args.method {
         Method::Sat => {
-            let (o, size, first) = solve_with_deadline(level, &limits)?;
+            let (o, size, first) = solve_with_deadline(level, &limits, args.sat_options())?;
             (o, Some(size), first)
         }
         Method::Bfs => (bfs::search(level, &limits), None, None),

@@ -40,6 +40,7 @@ pub struct EncodingSize {
 pub fn solve_with_deadline(
     level: &Level,
     limits: &Limits,
+    options: SatOptions,
 ) -> anyhow::Result<(Outcome, EncodingSize, Option<f64>)> {
     let started = Instant::now();
     let mut first_found: Option<f64> = None;
@@ -48,7 +49,7 @@ pub fn solve_with_deadline(
     let worker_limits = limits.clone();
     std::thread::spawn(move || {
         let done_tx = tx.clone();
-        let result = solve(&worker_level, &worker_limits, &mut |p| {
+        let result = solve_with(&worker_level, &worker_limits, options, &mut |p| {
             let _ = tx.send(Ok(p));
         });
         let _ = done_tx.send(Err(result));
@@ -104,6 +105,7 @@ struct Search<'a> {
     session: Session,
     sent: usize,
     calls: usize,
+    trace: bool,
 }
 
 impl Search<'_> {
@@ -135,7 +137,7 @@ impl Search<'_> {
             self.calls += 1;
             let started = Instant::now();
             let answer = self.session.solve_under(&assumptions)?;
-            if trace() {
+            if self.trace {
                 eprintln!(
                     "horizon {} call {}: {} in {:.3} s ({} vars, {} clauses, {} loops)",
                     horizon.pushes,
@@ -171,34 +173,13 @@ impl Search<'_> {
     }
 }
 
-/// `GRIDSAT_SOKOBAN_TRACE=1` prints every solver call (horizon, answer, time, size) to
-/// stderr: where the time of a level goes.
-fn trace() -> bool {
-    static TRACE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *TRACE.get_or_init(|| std::env::var_os("GRIDSAT_SOKOBAN_TRACE").is_some_and(|v| v == "1"))
-}
-
-/// The pruning families, all on unless `GRIDSAT_SOKOBAN_OFF` names some (comma-separated:
-/// `closure`, `cover`, `goalsum`): for measuring what each one buys.
-fn pruning() -> Pruning {
-    let mut pruning = Pruning::default();
-    let off = std::env::var("GRIDSAT_SOKOBAN_OFF").unwrap_or_default();
-    for name in off.split(',') {
-        match name {
-            "closure" => pruning.reach_closure = false,
-            "cover" => pruning.goal_cover = false,
-            "goalsum" => pruning.goal_sum_steps = 0,
-            "commute" => pruning.commute = false,
-            _ => {}
-        }
-    }
-    if let Some(steps) = std::env::var("GRIDSAT_SOKOBAN_GOALSUM")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
-        pruning.goal_sum_steps = steps;
-    }
-    pruning
+/// Knobs of the SAT search, for measurements: which optional clause families to add
+/// (each is sound, so the answer never depends on them; only the time does) and whether
+/// to print every solver call (horizon, answer, time, size) on standard error.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct SatOptions {
+    pub pruning: Pruning,
+    pub trace: bool,
 }
 
 /// A proof that no plan exists, from the static analysis alone.
@@ -237,7 +218,7 @@ pub fn solve(
     limits: &Limits,
     progress: &mut dyn FnMut(Progress),
 ) -> anyhow::Result<Outcome> {
-    solve_with_pruning(level, limits, pruning(), progress)
+    solve_with(level, limits, SatOptions::default(), progress)
 }
 
 /// The SAT search with a chosen set of pruning clause families (for tests and
@@ -248,6 +229,21 @@ pub fn solve_with_pruning(
     pruning: Pruning,
     progress: &mut dyn FnMut(Progress),
 ) -> anyhow::Result<Outcome> {
+    let options = SatOptions {
+        pruning,
+        trace: false,
+    };
+    solve_with(level, limits, options, progress)
+}
+
+/// The SAT search with the given knobs.
+pub fn solve_with(
+    level: &Level,
+    limits: &Limits,
+    options: SatOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> anyhow::Result<Outcome> {
+    let SatOptions { pruning, trace } = options;
     let analysis = Analysis::new(level);
     if let Some(reason) = static_unsolvable(level, &analysis) {
         return Ok(Outcome::Unsolvable { reason });
@@ -263,6 +259,7 @@ pub fn solve_with_pruning(
         session: Session::new(&Cnf::new()),
         sent: 0,
         calls: 0,
+        trace,
     };
     // Horizons of the wrong parity need no solver call: no plan has that many pushes.
     let parity = analysis::push_parity(level);
