@@ -15,6 +15,7 @@
 pub mod lines;
 pub mod segments;
 pub mod successor;
+pub mod window;
 
 /// A position on the board, `row` first (row 0 is the top).
 pub use crate::grid::Cell;
