@@ -20,6 +20,14 @@
 //! clauses (per cell: 3 for `visited`, 2 for pass/at links, at most 5 per direction;
 //! 7 for the direction's exactly-one and 8 for alternation), plus one variable and `n`
 //! clauses for `complete`; the start costs one exactly-one over `n` literals.
+//!
+//! Optionally (`tie_to_cover`) the moves are tied to a line cover with the stop rule
+//! (see `lines`): per move and segment, "this move runs along this segment"; the cover
+//! is exactly the set of segments run along, bounded per axis for a game of `K` moves.
+//! Not all of the cover's variables are functions of the projection (the stop rule's
+//! exemptions may be left unset, and the segment literals are pinned to the moves only
+//! under `complete[K]`): harmless for enumeration by blocking clauses over the
+//! projection, but a model count of the tied formula would count covers, not games.
 
 use super::lines::{LineCover, Lines};
 use super::{Board, CellIndex, Direction, Plan};
