@@ -10,7 +10,9 @@ use gridsat_encodings::cnf::Cnf;
 use gridsat_encodings::full_board::lines::LineCover;
 use gridsat_encodings::full_board::segments::Segments;
 use gridsat_encodings::full_board::successor::Successor;
-use gridsat_encodings::full_board::{Board, CellIndex, Encoding, Plan};
+use gridsat_encodings::full_board::window::Window;
+use gridsat_encodings::full_board::{Board, Cell, CellIndex, Direction, Encoding, Plan};
+use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -33,6 +35,9 @@ pub enum Refutation {
     /// No set of row and column segments covers the open cells while obeying the stop
     /// rule at segment ends (see `lines`) within the `n - 1` moves a game can have.
     NoLineCover,
+    /// The window relaxation (see `window`) shows that every game begins or ends within
+    /// the window around each of these obstacles, and no two cells lie in all of them.
+    Windows(Vec<Cell>),
 }
 
 impl std::fmt::Display for Refutation {
@@ -49,6 +54,19 @@ impl std::fmt::Display for Refutation {
                 f,
                 "checkerboard colours: {light} light and {dark} dark open cells differ by more than one"
             ),
+            Refutation::Windows(centres) => {
+                let listed: Vec<String> = centres
+                    .iter()
+                    .map(|c| format!("({}, {})", c.row, c.col))
+                    .collect();
+                write!(
+                    f,
+                    "every game begins or ends within {WINDOW_RADIUS} cells of each of the \
+                     obstacles at {} (window relaxation), and no two cells are that close to \
+                     all of them",
+                    listed.join(", ")
+                )
+            }
             Refutation::NoLineCover => write!(
                 f,
                 "no choice of row and column segments covers the open cells with a stop at \
@@ -192,9 +210,102 @@ pub fn refute(board: &Board) -> Option<Refutation> {
     None
 }
 
+/// How far the windows of `refute_by_windows` reach from their obstacle.
+pub const WINDOW_RADIUS: usize = 2;
+
+/// The window argument: for each obstacle cell next to an open cell, the window of
+/// `WINDOW_RADIUS` cells around it (clipped to the board); the window relaxation (see
+/// `window`) says whether every game must begin or end in it. A game has two ends, so
+/// if no two cells meet every such window, no game wins. Windows with the same
+/// surroundings give the same answer, so each pattern is solved once.
+pub fn refute_by_windows(board: &Board) -> Result<Option<Refutation>, SolverError> {
+    let r = WINDOW_RADIUS as isize;
+    let status = |row: isize, col: isize| {
+        row >= 0 && col >= 0 && board.is_open(Cell::new(row as usize, col as usize))
+    };
+    let mut known: HashMap<Vec<bool>, Option<Vec<(isize, isize)>>> = HashMap::new();
+    let mut needing: Vec<(Cell, Vec<Cell>)> = Vec::new();
+    for row in 0..board.rows() {
+        for col in 0..board.cols() {
+            let centre = Cell::new(row, col);
+            let (cr, cc) = (row as isize, col as isize);
+            if board.is_open(centre)
+                || !Direction::ALL.iter().any(|d| {
+                    let (dr, dc) = d.delta();
+                    status(cr + dr, cc + dc)
+                })
+            {
+                continue;
+            }
+            // The window and the ring around it decide the relaxation.
+            let key: Vec<bool> = (-r - 1..=r + 1)
+                .flat_map(|dr| (-r - 1..=r + 1).map(move |dc| (dr, dc)))
+                .map(|(dr, dc)| status(cr + dr, cc + dc))
+                .collect();
+            let offsets = match known.get(&key) {
+                Some(answer) => answer.clone(),
+                None => {
+                    let mut cnf = Cnf::new();
+                    let window = Window::new(
+                        &mut cnf,
+                        board,
+                        row.saturating_sub(WINDOW_RADIUS),
+                        col.saturating_sub(WINDOW_RADIUS),
+                        row + WINDOW_RADIUS,
+                        col + WINDOW_RADIUS,
+                    );
+                    let needs = Session::new(&cnf)
+                        .solve_under(&window.no_endpoint())?
+                        .is_none();
+                    let answer = needs.then(|| {
+                        window
+                            .cells()
+                            .iter()
+                            .map(|c| (c.row as isize - cr, c.col as isize - cc))
+                            .collect::<Vec<_>>()
+                    });
+                    known.insert(key, answer.clone());
+                    answer
+                }
+            };
+            if let Some(offsets) = offsets {
+                let cells = offsets
+                    .iter()
+                    .map(|&(dr, dc)| Cell::new((cr + dr) as usize, (cc + dc) as usize))
+                    .collect();
+                needing.push((centre, cells));
+            }
+        }
+    }
+    Ok((!two_cells_meet_all(&needing))
+        .then(|| Refutation::Windows(needing.iter().map(|(centre, _)| *centre).collect())))
+}
+
+/// Whether at most two cells lie, between them, in every window.
+fn two_cells_meet_all(windows: &[(Cell, Vec<Cell>)]) -> bool {
+    let Some((_, first)) = windows.first() else {
+        return true;
+    };
+    // One of the two cells lies in the first window.
+    first.iter().any(|p| {
+        let mut rest = windows.iter().filter(|(_, cells)| !cells.contains(p));
+        let Some((_, common)) = rest.next() else {
+            return true;
+        };
+        let mut common = common.clone();
+        for (_, cells) in rest {
+            common.retain(|c| cells.contains(c));
+        }
+        !common.is_empty()
+    })
+}
+
 /// Decides `board`: the minimum and its games, or a proof that nothing wins.
 pub fn solve(board: &Board, options: &Options) -> Result<Verdict, SolveError> {
     if let Some(refutation) = refute(board) {
+        return Ok(Verdict::NoSolution(Proof::Refuted(refutation)));
+    }
+    if let Some(refutation) = refute_by_windows(board)? {
         return Ok(Verdict::NoSolution(Proof::Refuted(refutation)));
     }
     let Some(bound) = line_cover(board, true)? else {
