@@ -2,9 +2,14 @@
 //! `simulate`, written without the encoder) on seeded random small boards: the same
 //! minimum, the same set of minimum games, the same "No solution".
 
-use gridsat::full_board::simulate::brute_force_minimum;
-use gridsat::full_board::solve::{line_cover, line_cover_bound, refute, solve, Options, Verdict};
-use gridsat_encodings::full_board::{Board, Encoding, Plan};
+use gridsat::full_board::simulate::{brute_force_minimum, replay};
+use gridsat::full_board::solve::{
+    line_cover, line_cover_bound, refute, refute_by_windows, solve, Options, Verdict,
+};
+use gridsat::solver::Session;
+use gridsat_encodings::cnf::Cnf;
+use gridsat_encodings::full_board::window::Window;
+use gridsat_encodings::full_board::{Board, Cell, Encoding, Plan};
 
 /// A small deterministic generator (SplitMix64), so failures reproduce.
 struct Rng(u64);
@@ -24,8 +29,12 @@ impl Rng {
 }
 
 fn random_board(rng: &mut Rng) -> Board {
-    let rows = 1 + rng.below(5) as usize;
-    let cols = 1 + rng.below(5) as usize;
+    random_board_up_to(rng, 5)
+}
+
+fn random_board_up_to(rng: &mut Rng, side: u64) -> Board {
+    let rows = 1 + rng.below(side) as usize;
+    let cols = 1 + rng.below(side) as usize;
     // Obstacle density between 0 and 30 %.
     let density = rng.below(31);
     let open = (0..rows * cols)
@@ -34,12 +43,39 @@ fn random_board(rng: &mut Rng) -> Board {
     Board::new(rows, cols, open)
 }
 
-fn solver_answer(board: &Board, encoding: Encoding) -> Option<(usize, Vec<Plan>)> {
-    let options = Options {
-        encoding,
-        ..Options::default()
-    };
-    match solve(board, &options).expect("solver runs") {
+/// The configurations compared with the brute force: each encoding with the defaults
+/// (segments tied to the line cover, the successor refutation in parallel), and the
+/// segments encoding alone (untied, one thread).
+fn configurations() -> Vec<(&'static str, Options)> {
+    vec![
+        (
+            "segments",
+            Options {
+                encoding: Encoding::Segments,
+                ..Options::default()
+            },
+        ),
+        (
+            "segments untied, sequential",
+            Options {
+                encoding: Encoding::Segments,
+                cover_tie: false,
+                parallel_refutation: false,
+                ..Options::default()
+            },
+        ),
+        (
+            "successor",
+            Options {
+                encoding: Encoding::Successor,
+                ..Options::default()
+            },
+        ),
+    ]
+}
+
+fn solver_answer(board: &Board, options: &Options) -> Option<(usize, Vec<Plan>)> {
+    match solve(board, options).expect("solver runs") {
         Verdict::NoSolution(_) => None,
         Verdict::Solved {
             moves,
@@ -54,22 +90,21 @@ fn solver_answer(board: &Board, encoding: Encoding) -> Option<(usize, Vec<Plan>)
     }
 }
 
-fn check(seed: u64, boards: usize) {
+fn check(seed: u64, boards: usize, side: u64) {
     let mut rng = Rng(seed);
     let mut solved = 0;
     for i in 0..boards {
-        let board = random_board(&mut rng);
+        let board = random_board_up_to(&mut rng, side);
         let expected = brute_force_minimum(&board).map(|(k, mut plans)| {
             plans.sort();
             (k, plans)
         });
         solved += usize::from(expected.is_some());
-        for encoding in Encoding::ALL {
+        for (name, options) in configurations() {
             assert_eq!(
-                solver_answer(&board, encoding),
+                solver_answer(&board, &options),
                 expected,
-                "board {i} of seed {seed}, {} encoding: {board:?}",
-                encoding.name()
+                "board {i} of seed {seed}, {name}: {board:?}"
             );
         }
     }
@@ -82,12 +117,18 @@ fn check(seed: u64, boards: usize) {
 
 #[test]
 fn encodings_match_brute_force_seed_1() {
-    check(1, 120);
+    check(1, 120, 5);
 }
 
 #[test]
 fn encodings_match_brute_force_seed_2() {
-    check(2, 120);
+    check(2, 120, 5);
+}
+
+/// Larger boards, where the line cover is often tight and the tie prunes.
+#[test]
+fn encodings_match_brute_force_up_to_6x6() {
+    check(7, 50, 6);
 }
 
 #[test]
@@ -160,4 +201,109 @@ fn stop_rule_cover_is_sound_and_sharper() {
         sharper > 0 && refuted > 0,
         "sharper {sharper}, refuted {refuted}"
     );
+}
+
+/// The window relaxation (`gridsat_encodings::full_board::window`) against the
+/// exhaustive search, on every window of 1 x 1 to 5 x 5 cells of random boards: when it
+/// says every game begins or ends in the window, every minimum game does; and every
+/// endpoint of a minimum game that lies in a window is one the window allows.
+#[test]
+fn window_relaxation_is_sound() {
+    let mut rng = Rng(5);
+    let (mut needs, mut narrowed) = (0, 0);
+    for i in 0..120 {
+        let board = random_board(&mut rng);
+        let Some((_, plans)) = brute_force_minimum(&board) else {
+            continue;
+        };
+        let ends: Vec<[Cell; 2]> = plans
+            .iter()
+            .map(|plan| {
+                let trace = replay(&board, plan).expect("the brute force plays by the rules");
+                [trace.start, trace.end()]
+            })
+            .collect();
+        for size in 1..=5 {
+            for top in 0..board.rows() {
+                for left in 0..board.cols() {
+                    let mut cnf = Cnf::new();
+                    let window =
+                        Window::new(&mut cnf, &board, top, left, top + size - 1, left + size - 1);
+                    if window.cells().is_empty() {
+                        continue;
+                    }
+                    let mut session = Session::new(&cnf);
+                    let need = session
+                        .solve_under(&window.no_endpoint())
+                        .unwrap()
+                        .is_none();
+                    let mut possible = Vec::new();
+                    for (j, &cell) in window.cells().iter().enumerate() {
+                        let (start, end) = window.endpoint(j);
+                        if session.solve_under(&[start]).unwrap().is_some()
+                            || session.solve_under(&[end]).unwrap().is_some()
+                        {
+                            possible.push(cell);
+                        }
+                    }
+                    needs += usize::from(need);
+                    narrowed += usize::from(possible.len() < window.cells().len());
+                    for pair in &ends {
+                        let inside: Vec<Cell> = pair
+                            .iter()
+                            .copied()
+                            .filter(|c| window.cells().contains(c))
+                            .collect();
+                        assert!(
+                            !need || !inside.is_empty(),
+                            "board {i}: a game {pair:?} avoids window {top},{left} size {size}: \
+                             {board:?}"
+                        );
+                        for cell in inside {
+                            assert!(
+                                possible.contains(&cell),
+                                "board {i}: endpoint {cell:?} ruled out in window {top},{left} \
+                                 size {size}: {board:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("windows that need an endpoint: {needs}; that rule some cells out: {narrowed}");
+    assert!(needs > 0 && narrowed > 0, "{needs} {narrowed}");
+}
+
+/// The window argument as the solver uses it (`refute_by_windows`) refutes only boards
+/// without a game: on small random boards (where windows overlap so much that two
+/// cells always meet them all, so nothing is refuted) and on open 8 x 8 to 10 x 10
+/// rooms with two to five random obstacles (where it refutes some).
+#[test]
+fn window_refutation_is_sound() {
+    let mut rng = Rng(8);
+    let mut refuted = 0;
+    let small = (0..100)
+        .map(|_| random_board_up_to(&mut rng, 6))
+        .collect::<Vec<_>>();
+    let mut rooms = Vec::new();
+    for _ in 0..200 {
+        let (rows, cols) = (8 + rng.below(3) as usize, 8 + rng.below(3) as usize);
+        let mut open = vec![true; rows * cols];
+        for _ in 0..2 + rng.below(4) {
+            open[rng.below((rows * cols) as u64) as usize] = false;
+        }
+        rooms.push(Board::new(rows, cols, open));
+    }
+    for (i, board) in small.iter().chain(&rooms).enumerate() {
+        if let Some(refutation) = refute_by_windows(board).unwrap() {
+            refuted += 1;
+            assert!(
+                brute_force_minimum(board).is_none(),
+                "board {i}: {refutation}, yet a game wins: {board:?}"
+            );
+        }
+    }
+    eprintln!("refuted by windows: {refuted}");
+    assert!(refuted > 0, "no board refuted");
 }

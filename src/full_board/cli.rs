@@ -41,6 +41,14 @@ pub struct Args {
     /// Report each solver call (answer, time, formula size) on standard error.
     #[arg(long)]
     pub verbose: bool,
+    /// State the segments encoding alone, without tying its moves to a line cover of
+    /// the board (slower; for comparing the two).
+    #[arg(long)]
+    pub no_cover_tie: bool,
+    /// Search with one thread: the segments encoding alone, without the successor
+    /// encoding's parallel proof that no game exists.
+    #[arg(long)]
+    pub sequential: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -64,6 +72,8 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         limit: if args.unique { Some(2) } else { args.limit },
         card: CardEncoding::from_name(&args.card).expect("clap checked the name"),
         verbose: args.verbose,
+        cover_tie: !args.no_cover_tie,
+        parallel_refutation: !args.sequential,
     };
     let mut json_maps = Vec::new();
     for map in &maps {

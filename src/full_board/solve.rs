@@ -10,8 +10,12 @@ use gridsat_encodings::cnf::Cnf;
 use gridsat_encodings::full_board::lines::LineCover;
 use gridsat_encodings::full_board::segments::Segments;
 use gridsat_encodings::full_board::successor::Successor;
-use gridsat_encodings::full_board::{Board, CellIndex, Encoding, Plan};
+use gridsat_encodings::full_board::window::Window;
+use gridsat_encodings::full_board::{Board, Cell, CellIndex, Direction, Encoding, Plan};
+use std::collections::HashMap;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
 
 /// A sound argument, cheaper than search, that no game wins. A winning game visits every
 /// open cell once moving between neighbours: a Hamiltonian path of the open cells.
@@ -31,6 +35,9 @@ pub enum Refutation {
     /// No set of row and column segments covers the open cells while obeying the stop
     /// rule at segment ends (see `lines`) within the `n - 1` moves a game can have.
     NoLineCover,
+    /// The window relaxation (see `window`) shows that every game begins or ends within
+    /// the window around each of these obstacles, and no two cells lie in all of them.
+    Windows(Vec<Cell>),
 }
 
 impl std::fmt::Display for Refutation {
@@ -47,6 +54,19 @@ impl std::fmt::Display for Refutation {
                 f,
                 "checkerboard colours: {light} light and {dark} dark open cells differ by more than one"
             ),
+            Refutation::Windows(centres) => {
+                let listed: Vec<String> = centres
+                    .iter()
+                    .map(|c| format!("({}, {})", c.row, c.col))
+                    .collect();
+                write!(
+                    f,
+                    "every game begins or ends within {WINDOW_RADIUS} cells of each of the \
+                     obstacles at {} (window relaxation), and no two cells are that close to \
+                     all of them",
+                    listed.join(", ")
+                )
+            }
             Refutation::NoLineCover => write!(
                 f,
                 "no choice of row and column segments covers the open cells with a stop at \
@@ -106,6 +126,12 @@ pub struct Options {
     pub card: CardEncoding,
     /// Report each solver call's answer and time on standard error.
     pub verbose: bool,
+    /// While the segments search runs, let a second thread ask the horizon-free
+    /// successor encoding whether any game exists at all (see `segments_with_refutation`).
+    pub parallel_refutation: bool,
+    /// Tie the segments encoding's moves to a line cover with the stop rule (see
+    /// `Segments::tie_to_cover`); off only to measure what the tie buys.
+    pub cover_tie: bool,
 }
 
 impl Default for Options {
@@ -115,6 +141,8 @@ impl Default for Options {
             limit: None,
             card: CardEncoding::Totalizer,
             verbose: false,
+            cover_tie: true,
+            parallel_refutation: true,
         }
     }
 }
@@ -182,9 +210,102 @@ pub fn refute(board: &Board) -> Option<Refutation> {
     None
 }
 
+/// How far the windows of `refute_by_windows` reach from their obstacle.
+pub const WINDOW_RADIUS: usize = 2;
+
+/// The window argument: for each obstacle cell next to an open cell, the window of
+/// `WINDOW_RADIUS` cells around it (clipped to the board); the window relaxation (see
+/// `window`) says whether every game must begin or end in it. A game has two ends, so
+/// if no two cells meet every such window, no game wins. Windows with the same
+/// surroundings give the same answer, so each pattern is solved once.
+pub fn refute_by_windows(board: &Board) -> Result<Option<Refutation>, SolverError> {
+    let r = WINDOW_RADIUS as isize;
+    let status = |row: isize, col: isize| {
+        row >= 0 && col >= 0 && board.is_open(Cell::new(row as usize, col as usize))
+    };
+    let mut known: HashMap<Vec<bool>, Option<Vec<(isize, isize)>>> = HashMap::new();
+    let mut needing: Vec<(Cell, Vec<Cell>)> = Vec::new();
+    for row in 0..board.rows() {
+        for col in 0..board.cols() {
+            let centre = Cell::new(row, col);
+            let (cr, cc) = (row as isize, col as isize);
+            if board.is_open(centre)
+                || !Direction::ALL.iter().any(|d| {
+                    let (dr, dc) = d.delta();
+                    status(cr + dr, cc + dc)
+                })
+            {
+                continue;
+            }
+            // The window and the ring around it decide the relaxation.
+            let key: Vec<bool> = (-r - 1..=r + 1)
+                .flat_map(|dr| (-r - 1..=r + 1).map(move |dc| (dr, dc)))
+                .map(|(dr, dc)| status(cr + dr, cc + dc))
+                .collect();
+            let offsets = match known.get(&key) {
+                Some(answer) => answer.clone(),
+                None => {
+                    let mut cnf = Cnf::new();
+                    let window = Window::new(
+                        &mut cnf,
+                        board,
+                        row.saturating_sub(WINDOW_RADIUS),
+                        col.saturating_sub(WINDOW_RADIUS),
+                        row + WINDOW_RADIUS,
+                        col + WINDOW_RADIUS,
+                    );
+                    let needs = Session::new(&cnf)
+                        .solve_under(&window.no_endpoint())?
+                        .is_none();
+                    let answer = needs.then(|| {
+                        window
+                            .cells()
+                            .iter()
+                            .map(|c| (c.row as isize - cr, c.col as isize - cc))
+                            .collect::<Vec<_>>()
+                    });
+                    known.insert(key, answer.clone());
+                    answer
+                }
+            };
+            if let Some(offsets) = offsets {
+                let cells = offsets
+                    .iter()
+                    .map(|&(dr, dc)| Cell::new((cr + dr) as usize, (cc + dc) as usize))
+                    .collect();
+                needing.push((centre, cells));
+            }
+        }
+    }
+    Ok((!two_cells_meet_all(&needing))
+        .then(|| Refutation::Windows(needing.iter().map(|(centre, _)| *centre).collect())))
+}
+
+/// Whether at most two cells lie, between them, in every window.
+fn two_cells_meet_all(windows: &[(Cell, Vec<Cell>)]) -> bool {
+    let Some((_, first)) = windows.first() else {
+        return true;
+    };
+    // One of the two cells lies in the first window.
+    first.iter().any(|p| {
+        let mut rest = windows.iter().filter(|(_, cells)| !cells.contains(p));
+        let Some((_, common)) = rest.next() else {
+            return true;
+        };
+        let mut common = common.clone();
+        for (_, cells) in rest {
+            common.retain(|c| cells.contains(c));
+        }
+        !common.is_empty()
+    })
+}
+
 /// Decides `board`: the minimum and its games, or a proof that nothing wins.
 pub fn solve(board: &Board, options: &Options) -> Result<Verdict, SolveError> {
     if let Some(refutation) = refute(board) {
+        return Ok(Verdict::NoSolution(Proof::Refuted(refutation)));
+    }
+    if let Some(refutation) = refute_by_windows(board)? {
         return Ok(Verdict::NoSolution(Proof::Refuted(refutation)));
     }
     let Some(bound) = line_cover(board, true)? else {
@@ -199,11 +320,7 @@ pub fn solve(board: &Board, options: &Options) -> Result<Verdict, SolveError> {
         // set-s16b's large map 2 refuting the lower horizon (183 s) taught the solver
         // enough to refute every later one at once, while starting one higher gave no
         // answer in 400 s. On the small maps starting higher would save about half.
-        Encoding::Segments => match by_segments(
-            board,
-            options,
-            line_cover(board, false)?.map_or(bound, |plain| plain.min(bound)),
-        )? {
+        Encoding::Segments => match segments_with_refutation(board, options, bound)? {
             Ok(found) => found,
             Err(proof) => return Ok(Verdict::NoSolution(proof)),
         },
@@ -304,6 +421,153 @@ fn collect(
     Ok((plans, all_found))
 }
 
+/// Helper threads of `segments_with_refutation` still running (a losing search cannot
+/// be stopped inside a solver call, so it runs on until that call returns).
+static BUSY_HELPERS: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts a helper thread as running until dropped.
+struct Busy;
+
+impl Busy {
+    fn start() -> Busy {
+        BUSY_HELPERS.fetch_add(1, Ordering::SeqCst);
+        Busy
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        BUSY_HELPERS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Flags shared by the two searches of `segments_with_refutation`.
+#[derive(Default)]
+struct Signals {
+    /// The map is decided: stop at the next solver call.
+    cancel: AtomicBool,
+    /// The segments search found a game (or finished): no refutation is needed.
+    game_found: AtomicBool,
+}
+
+/// How long the refutation thread lets the segments search run alone.
+const REFUTATION_DELAY: std::time::Duration = std::time::Duration::from_secs(3);
+
+enum Finding {
+    Segments(Result<Result<Found, Proof>, SolveError>),
+    NoGameAtAll(Proof),
+}
+
+/// The segments search for the minimum and, in a second thread, the successor
+/// encoding's horizon-free question "is there any game at all?". The segments search
+/// is strong at finding games and refuting short ones, the successor encoding at
+/// proving that nothing wins (set-s16b's large map 2: about 17 s, against minutes for
+/// the segments encoding to refute every horizon). Whichever proves its answer first
+/// decides the map; both are proofs, so the verdict is the same either way, only the
+/// wording of a "No solution" proof may differ. The loser is told to stop at its next
+/// solver call; a thread inside a call runs on until it returns, and while any helper
+/// from an earlier map still runs, this map is searched by segments alone (so at most
+/// one stray thread competes for the processor).
+fn segments_with_refutation(
+    board: &Board,
+    options: &Options,
+    bound: usize,
+) -> Result<Result<Found, Proof>, SolveError> {
+    let start = if options.cover_tie {
+        // The tie states the line cover with the stop rule, so horizons below its bound
+        // are already refuted by it.
+        bound
+    } else {
+        // Untied, the search starts at the plain cover's bound: on set-s16b's large map
+        // 2 refuting that horizon taught the solver enough to refute every later one at
+        // once, while starting at the stop rule's bound gave no answer in 400 s.
+        line_cover(board, false)?.map_or(bound, |plain| plain.min(bound))
+    };
+    let signals = Arc::new(Signals::default());
+    if !options.parallel_refutation || BUSY_HELPERS.load(Ordering::SeqCst) > 0 {
+        return by_segments(board, options, start, &signals);
+    }
+    let (tx, rx) = mpsc::channel();
+    {
+        let (board, options, signals, tx, busy) = (
+            board.clone(),
+            *options,
+            signals.clone(),
+            tx.clone(),
+            Busy::start(),
+        );
+        std::thread::spawn(move || {
+            let found = by_segments(&board, &options, start, &signals);
+            signals.game_found.store(true, Ordering::SeqCst);
+            drop(busy);
+            let _ = tx.send(Finding::Segments(found));
+        });
+    }
+    {
+        let (board, options, signals, busy) =
+            (board.clone(), *options, signals.clone(), Busy::start());
+        std::thread::spawn(move || {
+            // Most maps with a game are decided by the segments search within seconds;
+            // wait that long before competing with it for the processor.
+            let began = std::time::Instant::now();
+            while began.elapsed() < REFUTATION_DELAY {
+                if signals.game_found.load(Ordering::SeqCst) {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            let refuted = any_game_by_successor(&board, &options);
+            drop(busy);
+            if let Ok(Some(proof)) = refuted {
+                let _ = tx.send(Finding::NoGameAtAll(proof));
+            }
+        });
+    }
+    let mut undecided = None;
+    loop {
+        match rx.recv() {
+            // The segments search gave up (its memory limit); the refutation may still
+            // decide the map.
+            Ok(Finding::Segments(Err(SolveError::Undecided(why)))) => undecided = Some(why),
+            Ok(Finding::Segments(found)) => {
+                signals.cancel.store(true, Ordering::SeqCst);
+                return found;
+            }
+            Ok(Finding::NoGameAtAll(proof)) => {
+                signals.cancel.store(true, Ordering::SeqCst);
+                return Ok(Err(proof));
+            }
+            // Both threads are done and neither decided the map.
+            Err(mpsc::RecvError) => {
+                return Err(SolveError::Undecided(undecided.unwrap_or_else(|| {
+                    "a search thread stopped without an answer".to_string()
+                })))
+            }
+        }
+    }
+}
+
+/// The successor encoding without a move bound: a proof that no game wins, if it is
+/// unsatisfiable (`None` when a game exists).
+fn any_game_by_successor(board: &Board, options: &Options) -> Result<Option<Proof>, SolveError> {
+    let mut cnf = Cnf::new();
+    let _successor = Successor::new(&mut cnf, board, options.card, 0);
+    let mut session = Session::new(&cnf);
+    let t = std::time::Instant::now();
+    let result = session.solve()?;
+    if options.verbose {
+        eprintln!(
+            "successor (parallel): any game: {} in {:.3} s",
+            if result.is_some() { "yes" } else { "none" },
+            t.elapsed().as_secs_f64()
+        );
+    }
+    Ok(result.is_none().then(|| Proof::Solver {
+        encoding: Encoding::Successor,
+        detail: "no path through all open cells obeys the rolling rule".to_string(),
+    }))
+}
+
 /// Grows the horizon K from the line-cover bound on one solver; K - 1 unsatisfiable (or
 /// below the bound) and K satisfiable makes K the minimum. Each move visits a new cell,
 /// so `n - 1` moves bound every game.
@@ -311,12 +575,24 @@ fn by_segments(
     board: &Board,
     options: &Options,
     bound: usize,
+    signals: &Signals,
 ) -> Result<Result<Found, Proof>, SolveError> {
     let n = board.open_cells().len();
     let mut cnf = Cnf::new();
     let mut segments = Segments::new(&mut cnf, board);
+    // The cover's clauses hold for games of at least one move: a one-cell board has
+    // only the empty game.
+    if options.cover_tie && n >= 2 {
+        let cover = LineCover::new(&mut cnf, board, CardEncoding::Totalizer);
+        segments.tie_to_cover(cover);
+    }
     let mut session = Session::new(&cnf);
     for k in bound..n {
+        if signals.cancel.load(Ordering::SeqCst) {
+            return Err(SolveError::Undecided(
+                "the segments search was stopped: another proof decided the map".to_string(),
+            ));
+        }
         if (k + 1) * n > MAX_CELL_LAYERS {
             let refuted = if k > bound {
                 format!("no game of {bound} to {} moves; ", k - 1)
@@ -350,6 +626,7 @@ fn by_segments(
             );
         }
         if r.is_some() {
+            signals.game_found.store(true, Ordering::SeqCst);
             let (plans, all_found) = collect(
                 &mut session,
                 &[complete],

@@ -32,10 +32,24 @@ use super::{Board, CellIndex, Direction};
 use crate::card::CardEncoding;
 use crate::cnf::{Cnf, Lit};
 
+/// The segments along one axis and their literals in the cover.
+#[derive(Clone, Debug)]
+pub struct Lines {
+    /// `lit[s]`: segment `s` is in the cover.
+    pub lit: Vec<Lit>,
+    /// `of_cell[i]`: the segment of open cell `i` (numbered as in `CellIndex`).
+    pub of_cell: Vec<usize>,
+}
+
+#[derive(Clone, Debug)]
 pub struct LineCover {
     /// `rows_at_least[j]`: at least `j + 1` row segments are used.
     rows_at_least: Vec<Lit>,
     cols_at_least: Vec<Lit>,
+    rows: Lines,
+    cols: Lines,
+    /// Per open cell: it is exempt from the stop rule as an endpoint of the game.
+    endpoint: Vec<Lit>,
 }
 
 /// Numbers the maximal runs of open cells along `dir` (Right for rows, Down for
@@ -115,7 +129,38 @@ impl LineCover {
         LineCover {
             rows_at_least: counter(cnf, &row),
             cols_at_least: counter(cnf, &col),
+            rows: Lines {
+                lit: row,
+                of_cell: row_run,
+            },
+            cols: Lines {
+                lit: col,
+                of_cell: col_run,
+            },
+            endpoint,
         }
+    }
+
+    /// The row segments (horizontal lines).
+    pub fn rows(&self) -> &Lines {
+        &self.rows
+    }
+
+    /// The column segments (vertical lines).
+    pub fn cols(&self) -> &Lines {
+        &self.cols
+    }
+
+    /// The literal "open cell `i` is exempt from the stop rule" (at most two are; in a
+    /// cover taken from a game, the game's first and last cells).
+    pub fn endpoint(&self, i: usize) -> Lit {
+        self.endpoint[i]
+    }
+
+    /// Literals that are true when more than `h` row segments or more than `v` column
+    /// segments are used (the negations of `within(h, v)`).
+    pub fn beyond(&self, h: usize, v: usize) -> Vec<Lit> {
+        self.within(h, v).into_iter().map(|l| !l).collect()
     }
 
     /// Assumptions for "at most `h` row segments and at most `v` column segments".

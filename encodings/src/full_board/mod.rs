@@ -11,10 +11,15 @@
 //!   covers); a horizon `K` is grown one layer at a time on one incremental solver.
 //! - [`successor`]: one successor edge per cell and a visiting order (binary time
 //!   stamps); no horizon, the number of moves is a cardinality bound over turn cells.
+//! - [`lines`]: a lower bound on the moves (and a refutation) by covering the open
+//!   cells with row and column segments.
+//! - [`window`]: a relaxation of any game restricted to a window of the board, which
+//!   shows where a game must begin or end.
 
 pub mod lines;
 pub mod segments;
 pub mod successor;
+pub mod window;
 
 /// A position on the board, `row` first (row 0 is the top).
 pub use crate::grid::Cell;

@@ -20,7 +20,16 @@
 //! clauses (per cell: 3 for `visited`, 2 for pass/at links, at most 5 per direction;
 //! 7 for the direction's exactly-one and 8 for alternation), plus one variable and `n`
 //! clauses for `complete`; the start costs one exactly-one over `n` literals.
+//!
+//! Optionally (`tie_to_cover`) the moves are tied to a line cover with the stop rule
+//! (see `lines`): per move and segment, "this move runs along this segment"; the cover
+//! is exactly the set of segments run along, bounded per axis for a game of `K` moves.
+//! Not all of the cover's variables are functions of the projection (the stop rule's
+//! exemptions may be left unset, and the segment literals are pinned to the moves only
+//! under `complete[K]`): harmless for enumeration by blocking clauses over the
+//! projection, but a model count of the tied formula would count covers, not games.
 
+use super::lines::{LineCover, Lines};
 use super::{Board, CellIndex, Direction, Plan};
 use crate::card::CardEncoding;
 use crate::cnf::{Cnf, Lit};
@@ -36,6 +45,26 @@ pub struct Segments {
     at: Vec<Vec<Lit>>,
     visited: Vec<Vec<Lit>>,
     complete: Vec<Lit>,
+    /// The line cover the moves are tied to, if any (see `tie_to_cover`).
+    tie: Option<Tie>,
+}
+
+/// The tie between the moves and a line cover: per axis (0: rows, horizontal moves;
+/// 1: columns, vertical moves) and segment, whether a move so far ran along it.
+#[derive(Clone, Debug)]
+struct Tie {
+    cover: LineCover,
+    used: [Vec<Option<Lit>>; 2],
+}
+
+impl Tie {
+    fn lines(&self, axis: usize) -> &Lines {
+        if axis == 0 {
+            self.cover.rows()
+        } else {
+            self.cover.cols()
+        }
+    }
 }
 
 impl Segments {
@@ -55,6 +84,7 @@ impl Segments {
             start,
             dirs: Vec::new(),
             complete: Vec::new(),
+            tie: None,
         };
         segments.add_complete(cnf);
         segments
@@ -76,6 +106,96 @@ impl Segments {
             cnf.implies(done, v);
         }
         self.complete.push(done);
+        self.bound_cover(cnf, self.complete.len() - 1);
+    }
+
+    /// Ties the moves to `cover` (stated in the same `cnf`, over the same board): the
+    /// cover's segments are exactly those some move runs along (a horizontal move runs
+    /// along the row segment of the cells it passes, a vertical one along the column
+    /// segment), and a game of exactly `k` moves (under `complete_after(k)`) uses at
+    /// most `⌈k/2⌉` row segments and `⌊k/2⌋` column segments when its first move is
+    /// horizontal, the other way round when it is vertical (moves alternate between the
+    /// axes), and its stop-rule exemptions are its first and last cells. Sound because
+    /// the segments of a game's moves form a cover obeying the stop rule with the game's
+    /// endpoints exempt (see `lines`): these clauses restate that for the game being
+    /// built, so the solver prunes plans whose lines cannot all fit. Call before
+    /// `add_move`. Cost per move: one variable per segment and axis and one for "used
+    /// so far"; about `2n + 6s` clauses for `s` segments; per horizon `s + n + 6`.
+    pub fn tie_to_cover(&mut self, cover: LineCover) {
+        assert!(self.dirs.is_empty(), "tie the cover before the first move");
+        let used = [
+            vec![None; cover.rows().lit.len()],
+            vec![None; cover.cols().lit.len()],
+        ];
+        self.tie = Some(Tie { cover, used });
+    }
+
+    /// The tie's clauses for one move: `dir` its direction, `pass` the cells it passes.
+    fn tie_move(&mut self, cnf: &mut Cnf, dir: [Lit; 4], pass: &[Lit]) {
+        let Some(tie) = &mut self.tie else {
+            return;
+        };
+        for axis in 0..2 {
+            let along = if axis == 0 {
+                [dir[Direction::Left.index()], dir[Direction::Right.index()]]
+            } else {
+                [dir[Direction::Up.index()], dir[Direction::Down.index()]]
+            };
+            let lines = tie.lines(axis).clone();
+            let on: Vec<Lit> = lines.lit.iter().map(|_| cnf.fresh_lit()).collect();
+            let mut cells = vec![Vec::new(); on.len()];
+            for (c, &s) in lines.of_cell.iter().enumerate() {
+                cells[s].push(pass[c]);
+                for go in along {
+                    cnf.clause([!pass[c], !go, on[s]]);
+                }
+            }
+            for (s, &on_s) in on.iter().enumerate() {
+                cnf.clause([!on_s, along[0], along[1]]);
+                cnf.clause(std::iter::once(!on_s).chain(cells[s].iter().copied()));
+                cnf.implies(on_s, lines.lit[s]);
+                let used = match tie.used[axis][s] {
+                    None => on_s,
+                    Some(before) => cnf.or_lit(&[before, on_s]),
+                };
+                tie.used[axis][s] = Some(used);
+            }
+        }
+    }
+
+    /// The tie's clauses for a game of exactly `k` moves.
+    fn bound_cover(&self, cnf: &mut Cnf, k: usize) {
+        let (Some(tie), Some(first)) = (&self.tie, self.dirs.first()) else {
+            return;
+        };
+        let cover = &tie.cover;
+        let done = self.complete[k];
+        let [h0, h1] = [
+            first[Direction::Left.index()],
+            first[Direction::Right.index()],
+        ];
+        let (more, fewer) = (k.div_ceil(2), k / 2);
+        for lit in cover.beyond(more, fewer) {
+            cnf.clause([!done, !lit, !h0]);
+            cnf.clause([!done, !lit, !h1]);
+        }
+        for lit in cover.beyond(fewer, more) {
+            cnf.clause([!done, !lit, h0, h1]);
+        }
+        // A segment in the cover is one some move ran along.
+        for axis in 0..2 {
+            for (s, &lit) in tie.lines(axis).lit.iter().enumerate() {
+                match tie.used[axis][s] {
+                    Some(used) => cnf.clause([!done, !lit, used]),
+                    None => cnf.clause([!done, !lit]),
+                }
+            }
+        }
+        // The stop rule's exemptions are the game's first and last cells.
+        let last = &self.at[k];
+        for (c, (&start, &end)) in self.start.iter().zip(last).enumerate() {
+            cnf.clause([!done, !cover.endpoint(c), start, end]);
+        }
     }
 
     /// Appends move `horizon() + 1`.
@@ -133,6 +253,7 @@ impl Segments {
                 }
             }
         }
+        self.tie_move(cnf, dir, &pass);
         self.dirs.push(dir);
         self.at.push(at);
         self.visited.push(visited);
