@@ -6,18 +6,16 @@ use gridsat::sokoban::parse::{parse_levels, Format};
 use gridsat::sokoban::plan::to_lurd;
 use gridsat::sokoban::simulate::replay;
 use gridsat::sokoban::{bfs, solve, Limits, Outcome};
-use gridsat_encodings::sokoban::{Level, Square};
+use gridsat_encodings::sokoban::Level;
 use std::process::Command;
+
+mod common;
+use common::sokoban::{level, Room};
+use common::Rng;
 
 const MICROBAN_1_10: &str = include_str!("../examples/sokoban/microban-1-10.xsb");
 const SEED: &str = include_str!("../examples/sokoban/seed.txt");
 const CORRIDOR: &str = include_str!("../examples/sokoban/unsolvable.xsb");
-
-fn level(text: &str, n: usize) -> Level {
-    parse_levels(text, Format::Auto, Some(n)).unwrap()[0]
-        .level
-        .clone()
-}
 
 fn sat(level: &Level, limits: &Limits) -> Outcome {
     solve::solve(level, limits, &mut |_| {}).unwrap()
@@ -73,74 +71,19 @@ fn fewest_moves_among_push_optimal_plans_on_level_1() {
     assert_eq!(to_lurd(&level, &s.pushes).unwrap().len(), 33);
 }
 
-/// A deterministic generator (xorshift) so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// A random walled room of 4x4 to 5x5 inside squares with scattered walls, 1 or 2
-/// boxes and as many goals; `None` when the draw is not a level.
-fn random_level(rng: &mut Rng) -> Option<Level> {
-    let rows = 4 + rng.below(2);
-    let cols = 4 + rng.below(2);
-    let mut grid = vec![vec![Square::default(); cols + 2]; rows + 2];
-    for (r, row) in grid.iter_mut().enumerate() {
-        for (c, sq) in row.iter_mut().enumerate() {
-            sq.wall = r == 0 || c == 0 || r == rows + 1 || c == cols + 1 || rng.below(9) == 0;
-        }
-    }
-    let mut free: Vec<(usize, usize)> = (1..=rows)
-        .flat_map(|r| (1..=cols).map(move |c| (r, c)))
-        .filter(|&(r, c)| !grid[r][c].wall)
-        .collect();
-    let boxes = 1 + rng.below(2);
-    if free.len() < 2 * boxes + 2 {
-        return None;
-    }
-    // Boxes start off the room's edge, where most squares are dead.
-    let mut inner: Vec<(usize, usize)> = free
-        .iter()
-        .copied()
-        .filter(|&(r, c)| r > 1 && c > 1 && r < rows && c < cols)
-        .collect();
-    if inner.len() < boxes {
-        return None;
-    }
-    for _ in 0..boxes {
-        let (r, c) = inner.swap_remove(rng.below(inner.len()));
-        free.retain(|&f| f != (r, c));
-        grid[r][c].boxed = true;
-    }
-    let mut take = |rng: &mut Rng| free.swap_remove(rng.below(free.len()));
-    for _ in 0..boxes {
-        let (r, c) = take(rng);
-        grid[r][c].goal = true;
-    }
-    // Now and then a box starts on a goal.
-    if rng.below(5) == 0 {
-        let (r, c) = take(rng);
-        grid[r][c].boxed = true;
-        grid[r][c].goal = true;
-    }
-    let (r, c) = take(rng);
-    grid[r][c].player = true;
-    Level::new(&grid).ok()
-}
+/// Rooms of 4x4 to 5x5 inside squares, 1 or 2 boxes, no spare goal.
+const ROOM: Room = Room {
+    max_rows: 5,
+    max_cols: 5,
+    max_boxes: 2,
+    wall_one_in: 9,
+    spare_goal_one_in: None,
+    boxed_goal_one_in: 5,
+};
 
 #[test]
 fn sat_agrees_with_breadth_first_search_on_random_levels() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let limits = Limits {
         max_pushes: Some(14),
         max_plans: 1,
@@ -148,7 +91,7 @@ fn sat_agrees_with_breadth_first_search_on_random_levels() {
     };
     let (mut solved, mut unsolved, mut checked) = (0, 0, 0);
     while checked < 300 {
-        let Some(level) = random_level(&mut rng) else {
+        let Some(level) = ROOM.draw(&mut rng) else {
             continue;
         };
         checked += 1;

@@ -3,21 +3,18 @@
 //! and with each one off), and the commuting-push order really removes plans while
 //! keeping at least one of every satisfiable horizon.
 
-use gridsat::sokoban::parse::{parse_levels, Format};
 use gridsat::sokoban::plan::to_lurd;
 use gridsat::sokoban::simulate::replay;
 use gridsat::sokoban::{bfs, solve, Limits, Outcome};
 use gridsat::solver::Session;
 use gridsat_encodings::cnf::Cnf;
-use gridsat_encodings::sokoban::{Analysis, Level, PlanEncoding, Pruning, Push, Square};
+use gridsat_encodings::sokoban::{Analysis, Level, PlanEncoding, Pruning, Push};
+
+mod common;
+use common::sokoban::{level, Room};
+use common::Rng;
 
 const MICROBAN_1_10: &str = include_str!("../examples/sokoban/microban-1-10.xsb");
-
-fn level(text: &str, n: usize) -> Level {
-    parse_levels(text, Format::Auto, Some(n)).unwrap()[0]
-        .level
-        .clone()
-}
 
 /// Every real plan of exactly `horizon` pushes the encoding admits (at most `limit`),
 /// each checked by the referee; `ordered` assumes the commuting-push order.
@@ -86,71 +83,21 @@ fn commuting_order_keeps_a_plan_and_removes_others() {
     }
 }
 
-/// A deterministic generator (xorshift), seeded per test so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// A random walled room of 4x4 to 6x5 squares with scattered walls, 1 to 3 boxes (off
-/// the edge), as many goals, sometimes a spare goal or a box already on a goal.
-fn random_level(rng: &mut Rng) -> Option<Level> {
-    let rows = 4 + rng.below(3);
-    let cols = 4 + rng.below(2);
-    let mut grid = vec![vec![Square::default(); cols + 2]; rows + 2];
-    for (r, row) in grid.iter_mut().enumerate() {
-        for (c, sq) in row.iter_mut().enumerate() {
-            sq.wall = r == 0 || c == 0 || r == rows + 1 || c == cols + 1 || rng.below(7) == 0;
-        }
-    }
-    let mut free: Vec<(usize, usize)> = (1..=rows)
-        .flat_map(|r| (1..=cols).map(move |c| (r, c)))
-        .filter(|&(r, c)| !grid[r][c].wall)
-        .collect();
-    let boxes = 1 + rng.below(3);
-    let mut inner: Vec<(usize, usize)> = free
-        .iter()
-        .copied()
-        .filter(|&(r, c)| r > 1 && c > 1 && r < rows && c < cols)
-        .collect();
-    if inner.len() < boxes || free.len() < 2 * boxes + 3 {
-        return None;
-    }
-    for _ in 0..boxes {
-        let (r, c) = inner.swap_remove(rng.below(inner.len()));
-        free.retain(|&f| f != (r, c));
-        grid[r][c].boxed = true;
-    }
-    let goals = boxes + usize::from(rng.below(6) == 0);
-    for _ in 0..goals {
-        let (r, c) = free.swap_remove(rng.below(free.len()));
-        grid[r][c].goal = true;
-    }
-    if rng.below(6) == 0 {
-        let (r, c) = free.swap_remove(rng.below(free.len()));
-        grid[r][c].boxed = true;
-        grid[r][c].goal = true;
-    }
-    let (r, c) = free.swap_remove(rng.below(free.len()));
-    grid[r][c].player = true;
-    Level::new(&grid).ok()
-}
+/// Rooms of 4x4 to 6x5 inside squares, 1 to 3 boxes, sometimes a spare goal.
+const ROOM: Room = Room {
+    max_rows: 6,
+    max_cols: 5,
+    max_boxes: 3,
+    wall_one_in: 7,
+    spare_goal_one_in: Some(6),
+    boxed_goal_one_in: 6,
+};
 
 /// The SAT search (with `pruning`) and the breadth-first search agree on `count` random
 /// levels: the same push count for every level BFS solves (the SAT plan replayed), no
 /// SAT plan where BFS proves there is none within the push limit.
 fn agree_with_bfs(seed: u64, count: usize, pruning: Option<Pruning>) -> (usize, usize) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let limits = Limits {
         max_pushes: Some(16),
         max_plans: 1,
@@ -158,7 +105,7 @@ fn agree_with_bfs(seed: u64, count: usize, pruning: Option<Pruning>) -> (usize, 
     };
     let (mut solved, mut unsolved, mut checked) = (0, 0, 0);
     while checked < count {
-        let Some(level) = random_level(&mut rng) else {
+        let Some(level) = ROOM.draw(&mut rng) else {
             continue;
         };
         checked += 1;

@@ -1,6 +1,8 @@
 //! Helpers shared by the end-to-end tests.
 #![allow(dead_code)]
 
+pub mod sokoban;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
