@@ -11,7 +11,7 @@ use gridsat_encodings::cnf::Cnf;
 use gridsat_encodings::sokoban::{Analysis, Level, PlanEncoding, Pruning, Push};
 
 mod common;
-use common::sokoban::{level, Room};
+use common::sokoban::{assert_bfs_exhausts, level, Room};
 use common::Rng;
 
 const MICROBAN_1_10: &str = include_str!("../examples/sokoban/microban-1-10.xsb");
@@ -129,11 +129,7 @@ fn agree_with_bfs(seed: u64, count: usize, pruning: Option<Pruning>) -> (usize, 
             // without the limit must exhaust the level.
             (Outcome::GaveUp { .. }, Outcome::Unsolvable { .. }) => {
                 unsolved += 1;
-                let unlimited = bfs::search(&level, &Limits::default());
-                assert!(
-                    matches!(unlimited, Outcome::Unsolvable { .. }),
-                    "{unlimited:?} on {level:?}"
-                );
+                assert_bfs_exhausts(&level);
             }
             (
                 Outcome::Unsolvable { .. } | Outcome::GaveUp { .. },

@@ -3,6 +3,7 @@
 
 use super::Rng;
 use gridsat::sokoban::parse::{parse_levels, Format};
+use gridsat::sokoban::{bfs, Limits, Outcome};
 use gridsat_encodings::sokoban::{Level, Square};
 
 /// Level `n` (1-based) of a level file's text.
@@ -71,4 +72,14 @@ impl Room {
         grid[r][c].player = true;
         Level::new(&grid).ok()
     }
+}
+
+/// For a level the SAT side calls unsolvable by a static argument that sees past a push
+/// limit: the breadth-first search without the limit must exhaust it.
+pub fn assert_bfs_exhausts(level: &Level) {
+    let unlimited = bfs::search(level, &Limits::default());
+    assert!(
+        matches!(unlimited, Outcome::Unsolvable { .. }),
+        "{unlimited:?} on {level:?}"
+    );
 }
