@@ -84,7 +84,7 @@ fn usage_errors_exit_2_with_a_message() {
         ),
         (
             vec!["star-battle", p, "--stars", "1", "--limit", "3"],
-            "--limit goes with --all",
+            "--limit goes with --all or --count",
         ),
     ] {
         let o = gridsat(&args);
@@ -198,6 +198,25 @@ fn all_with_limit_and_json_count() {
     ]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["count"], 142);
+    assert_eq!(v["complete"], true);
+
+    // A limit bounds a count as it bounds a listing: a lower bound when reached, the
+    // exact number when not.
+    let count = |limit: &str| {
+        let args = ["star-battle", p, "--stars", "2", "--rule", "at-most"];
+        let o = gridsat(&[&args[..], &["--count", "--limit", limit]].concat());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    assert_eq!(
+        count("100"),
+        "Number of solutions: at least 100 (stopped at --limit)\n"
+    );
+    assert_eq!(
+        count("142"),
+        "Number of solutions: at least 142 (stopped at --limit)\n"
+    );
+    assert_eq!(count("143"), "Number of solutions: 142\n");
 }
 
 #[test]

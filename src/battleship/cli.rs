@@ -7,6 +7,7 @@ use super::solve::{
     count_solutions, determined, list_solutions, uniqueness, Listing, Rejected, Verdict,
 };
 use crate::input::{read_puzzle_file, InputError};
+use crate::modes::{Format, ModeArgs};
 use anyhow::{bail, Context};
 use gridsat_encodings::battleship::{
     encode, fleet_counter_bound, pairwise_sum_clauses, Encoded, FleetShip, Options, Puzzle,
@@ -35,6 +36,10 @@ Exit status: 0 a solution was found (with --unique: exactly one); 1 no solution 
 --unique: none or several); 2 bad input or usage; 3 internal error (a solution failed
 the independent rule check).
 
+--determined marks: '#' always ship, '.' always water, '?' depends on the solution.
+--card chooses the encoding of the row and column sums; the fleet counts always use the
+sequential counter.
+
 Solutions are distinct boards: swapping two ships of one type is not a new solution, and
 an `unknown` ship is whatever length (1 to 7) its cells have.";
 
@@ -44,12 +49,6 @@ pub const MAX_FLEET_COUNTER_BOUND: u128 = 1_000_000;
 
 /// The most clauses `--card pairwise` may build for the sums (about 100 MB of clauses).
 pub const MAX_PAIRWISE_CLAUSES: u128 = 10_000_000;
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    Text,
-    Json,
-}
 
 /// Battleship solitaire: place the fleet so that every row and column holds the given
 /// number of ship cells, no two ships touch (not even diagonally), and every cell hint
@@ -68,45 +67,8 @@ pub struct Args {
     #[arg(value_name = "find_all_solutions", value_parser = ["find_all_solutions"])]
     pub find_all_solutions: Option<String>,
 
-    /// List every solution (or the first --limit ones).
-    #[arg(long, group = "mode")]
-    pub all: bool,
-
-    /// Print the number of solutions.
-    #[arg(long, group = "mode")]
-    pub count: bool,
-
-    /// Say whether the solution is unique; when it is not, show two solutions and the
-    /// cells where they differ.
-    #[arg(long, group = "mode")]
-    pub unique: bool,
-
-    /// Show the cells that are the same in every solution: '#' always ship, '.' always
-    /// water, '?' depends on the solution.
-    #[arg(long, group = "mode")]
-    pub determined: bool,
-
-    /// With --all or --count: stop after N solutions.
-    #[arg(long, value_name = "N")]
-    pub limit: Option<u64>,
-
-    /// Output format (of the modern interface).
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-
-    /// Cardinality encoding of the row and column sums: pairwise, sequential, totalizer or
-    /// sorting-network. (The fleet counts always use the sequential counter.)
-    #[arg(long, value_name = "ENCODING", default_value_t = CardEncoding::SequentialCounter)]
-    pub card: CardEncoding,
-
-    /// Also write the CNF in DIMACS form (with a `c p show` projection line over the
-    /// cells) to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub dimacs: Option<PathBuf>,
-
-    /// Print the CNF's size (variables, clauses, per rule) on standard error.
-    #[arg(long)]
-    pub stats: bool,
+    #[command(flatten)]
+    pub modes: ModeArgs,
 }
 
 impl Args {
@@ -115,20 +77,12 @@ impl Args {
         Args {
             puzzle,
             find_all_solutions: find_all_solutions.then(|| "find_all_solutions".to_string()),
-            all: false,
-            count: false,
-            unique: false,
-            determined: false,
-            limit: None,
-            format: Format::Text,
-            card: CardEncoding::default(),
-            dimacs: None,
-            stats: false,
+            modes: ModeArgs::default(),
         }
     }
 
     fn modern_mode(&self) -> bool {
-        self.all || self.count || self.unique || self.determined || self.format == Format::Json
+        self.modes.any_mode() || self.modes.format == Format::Json
     }
 }
 
@@ -153,9 +107,7 @@ pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     if args.find_all_solutions.is_some() && args.modern_mode() {
         bail!("find_all_solutions is the seed's command line; with --all, --count, --unique, --determined or --format, leave it out");
     }
-    if args.limit.is_some() && !(args.all || args.count) {
-        bail!("--limit goes with --all or --count");
-    }
+    args.modes.check()?;
     let puzzle = load(&args.puzzle)?;
     let bound = fleet_counter_bound(&puzzle);
     if bound > MAX_FLEET_COUNTER_BOUND {
@@ -168,7 +120,7 @@ pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             puzzle.fleet.len()
         );
     }
-    if args.card == CardEncoding::Pairwise {
+    if args.modes.card == CardEncoding::Pairwise {
         let clauses = pairwise_sum_clauses(&puzzle);
         if clauses > MAX_PAIRWISE_CLAUSES {
             let size = if clauses == u128::MAX {
@@ -183,18 +135,27 @@ pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let encoded = encode(&puzzle, &Options { card: args.card });
+    let encoded = encode(
+        &puzzle,
+        &Options {
+            card: args.modes.card,
+        },
+    );
     write_cnf_outputs(args, &encoded)?;
     let found = if !args.modern_mode() {
         print_seed(&puzzle, &encoded, args.find_all_solutions.is_some(), out)?
-    } else if args.count {
+    } else if args.modes.count {
         print_count(args, &puzzle, &encoded, out)?
-    } else if args.unique {
+    } else if args.modes.unique {
         print_uniqueness(args, &puzzle, &encoded, out)?
-    } else if args.determined {
+    } else if args.modes.determined {
         print_determined(args, &puzzle, &encoded, out)?
     } else {
-        let limit = if args.all { args.limit } else { Some(1) };
+        let limit = if args.modes.all {
+            args.modes.limit
+        } else {
+            Some(1)
+        };
         print_solutions(args, &puzzle, &encoded, limit, out)?
     };
     Ok(if found {
@@ -211,17 +172,17 @@ fn load(path: &Path) -> anyhow::Result<Puzzle> {
 
 fn write_cnf_outputs(args: &Args, encoded: &Encoded) -> anyhow::Result<()> {
     let cnf = &encoded.cnf;
-    if let Some(path) = &args.dimacs {
+    if let Some(path) = &args.modes.dimacs {
         let file = std::fs::File::create(path)
             .with_context(|| format!("{}: cannot create", path.display()))?;
         let mut w = io::BufWriter::new(file);
         cnf.write_dimacs(&mut w)?;
         w.flush()?;
     }
-    if args.stats {
+    if args.modes.stats {
         eprintln!(
             "CNF ({}): {} variables ({} primary), {} clauses, {} literals",
-            args.card,
+            args.modes.card,
             cnf.num_vars(),
             cnf.projection().len(),
             cnf.num_clauses(),
@@ -291,7 +252,7 @@ fn print_solutions(
     limit: Option<u64>,
     out: &mut impl Write,
 ) -> anyhow::Result<bool> {
-    let json = args.format == Format::Json;
+    let json = args.modes.format == Format::Json;
     let mut solutions = Vec::new();
     let mut shown = 0u64;
     let mut written = Ok(());
@@ -322,7 +283,7 @@ fn print_solutions(
             "complete": listing.complete,
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
-    } else if limit == Some(1) && !args.all {
+    } else if limit == Some(1) && !args.modes.all {
         if n == 0 {
             writeln!(out, "No solution.")?;
         }
@@ -354,8 +315,8 @@ fn print_count(
     encoded: &Encoded,
     out: &mut impl Write,
 ) -> anyhow::Result<bool> {
-    let listing = count_solutions(puzzle, encoded, args.limit)?;
-    match args.format {
+    let listing = count_solutions(puzzle, encoded, args.modes.limit)?;
+    match args.modes.format {
         Format::Json => {
             let value = json!({
                 "puzzle": puzzle_json(puzzle),
@@ -379,7 +340,7 @@ fn print_uniqueness(
     let cells = |cells: &[gridsat_encodings::grid::Cell]| -> Vec<[usize; 2]> {
         cells.iter().map(|c| [c.row, c.col]).collect()
     };
-    match args.format {
+    match args.modes.format {
         Format::Json => {
             let mut value = match &verdict {
                 Verdict::NoSolution => json!({ "verdict": "none", "solutions": [] }),
@@ -426,7 +387,7 @@ fn print_determined(
     out: &mut impl Write,
 ) -> anyhow::Result<bool> {
     let Some(fixed) = determined(encoded)? else {
-        match args.format {
+        match args.modes.format {
             Format::Json => writeln!(
                 out,
                 "{}",
@@ -447,7 +408,7 @@ fn print_determined(
     let ship = symbols.iter().filter(|&&s| s == '#').count();
     let water = symbols.iter().filter(|&&s| s == '.').count();
     let open = symbols.len() - ship - water;
-    match args.format {
+    match args.modes.format {
         Format::Json => {
             let rows: Vec<String> = symbols
                 .chunks(puzzle.cols)

@@ -6,9 +6,10 @@ use super::render::{
 };
 use super::solve::{Problem, SolveError, Verdict};
 use crate::input::{read_puzzle_file, InputError};
+use crate::modes::{Format, ModeArgs};
+use crate::solver::count::Count;
 use anyhow::{bail, Context};
 use gridsat_encodings::star_battle::LineRule;
-use gridsat_encodings::CardEncoding;
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,6 +32,8 @@ Exit status: 0 a solution was found (with --unique: exactly one); 1 no solution 
 --unique: none or several); 2 bad input or usage; 3 internal error (a solution failed
 the independent rule check).
 
+--determined marks: '@' always a star, '.' never a star, '?' depends on the solution.
+
 Solutions are listed in row-major order: at the first cell where two boards differ, the
 board with a star there comes first.";
 
@@ -40,12 +43,6 @@ pub enum RuleArg {
     AtMost,
     /// Exactly S stars per row and column (the standard puzzle).
     Exact,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    Text,
-    Json,
 }
 
 /// Star Battle: every zone holds exactly S stars, no two stars touch (not even
@@ -74,43 +71,8 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub rule: Option<RuleArg>,
 
-    /// List every solution (or the first --limit ones).
-    #[arg(long, group = "mode")]
-    pub all: bool,
-
-    /// Print the number of solutions.
-    #[arg(long, group = "mode")]
-    pub count: bool,
-
-    /// Say whether the solution is unique; when it is not, show two solutions and the
-    /// cells where they differ.
-    #[arg(long, group = "mode")]
-    pub unique: bool,
-
-    /// Show the cells that are the same in every solution: '@' always a star, '.' never,
-    /// '?' depends on the solution.
-    #[arg(long, group = "mode")]
-    pub determined: bool,
-
-    /// With --all: stop after N solutions.
-    #[arg(long, value_name = "N")]
-    pub limit: Option<u64>,
-
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-
-    /// Cardinality encoding: pairwise, sequential, totalizer or sorting-network.
-    #[arg(long, value_name = "ENCODING", default_value_t = CardEncoding::SequentialCounter)]
-    pub card: CardEncoding,
-
-    /// Also write the CNF in DIMACS form (with a `c p show` projection line) to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub dimacs: Option<PathBuf>,
-
-    /// Print the CNF's size (variables, clauses, per rule) on standard error.
-    #[arg(long)]
-    pub stats: bool,
+    #[command(flatten)]
+    pub modes: ModeArgs,
 }
 
 /// What the seed's fourth and fifth arguments ask for.
@@ -135,27 +97,25 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     if stars == 0 {
         bail!("--stars must be at least 1");
     }
-    if args.limit.is_some() && !args.all {
-        bail!("--limit goes with --all");
-    }
+    args.modes.check()?;
     let problem = Problem {
         puzzle: parsed.puzzle,
         stars,
         rule: rule_of(args.rule, LineRule::Exact),
-        card: args.card,
+        card: args.modes.card,
     };
     write_cnf_outputs(args, &problem)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let result = if args.count {
-        print_count(&problem, args.format, &mut out)
-    } else if args.unique {
-        print_uniqueness(&problem, args.format, &mut out)
-    } else if args.determined {
-        print_determined(&problem, args.format, &mut out)
-    } else if args.all {
-        print_solutions(&problem, args.limit, args.format, &mut out)
+    let result = if args.modes.count {
+        print_count(&problem, args.modes.limit, args.modes.format, &mut out)
+    } else if args.modes.unique {
+        print_uniqueness(&problem, args.modes.format, &mut out)
+    } else if args.modes.determined {
+        print_determined(&problem, args.modes.format, &mut out)
+    } else if args.modes.all {
+        print_solutions(&problem, args.modes.limit, args.modes.format, &mut out)
     } else {
-        print_solutions(&problem, Some(1), args.format, &mut out)
+        print_solutions(&problem, Some(1), args.modes.format, &mut out)
     };
     out.flush()?;
     finish(result)
@@ -197,12 +157,12 @@ fn run_seed(args: &Args, parsed: ParsedPuzzle) -> anyhow::Result<ExitCode> {
             args.seed.len()
         );
     }
-    if args.all
-        || args.count
-        || args.unique
-        || args.determined
+    if args.modes.all
+        || args.modes.count
+        || args.modes.unique
+        || args.modes.determined
         || args.stars.is_some()
-        || args.limit.is_some()
+        || args.modes.limit.is_some()
     {
         bail!("--all, --count, --unique, --determined, --stars and --limit belong to the modern interface, not the seed's arguments");
     }
@@ -235,7 +195,7 @@ fn run_seed(args: &Args, parsed: ParsedPuzzle) -> anyhow::Result<ExitCode> {
         puzzle: parsed.puzzle,
         stars,
         rule: rule_of(args.rule, LineRule::AtMost),
-        card: args.card,
+        card: args.modes.card,
     };
     write_cnf_outputs(args, &problem)?;
     let result = if output == "-" {
@@ -273,18 +233,18 @@ fn write_seed(problem: &Problem, mode: SeedMode, out: &mut impl Write) -> anyhow
 }
 
 fn write_cnf_outputs(args: &Args, problem: &Problem) -> anyhow::Result<()> {
-    if args.dimacs.is_none() && !args.stats {
+    if args.modes.dimacs.is_none() && !args.modes.stats {
         return Ok(());
     }
     let encoded = problem.encode();
-    if let Some(path) = &args.dimacs {
+    if let Some(path) = &args.modes.dimacs {
         let file = std::fs::File::create(path)
             .with_context(|| format!("{}: cannot create", path.display()))?;
         let mut w = std::io::BufWriter::new(file);
         encoded.cnf.write_dimacs(&mut w)?;
         w.flush()?;
     }
-    if args.stats {
+    if args.modes.stats {
         let cnf = &encoded.cnf;
         eprintln!(
             "CNF ({}): {} variables ({} primary), {} clauses, {} literals",
@@ -370,8 +330,22 @@ fn print_solutions(
     Ok(n > 0)
 }
 
-fn print_count(problem: &Problem, format: Format, out: &mut impl Write) -> anyhow::Result<bool> {
-    let count = problem.count()?;
+/// The number of solutions; with a limit, counted by listing at most that many (which
+/// answers at once where a full count is out of reach), and said to be a lower bound when
+/// the limit was reached.
+fn print_count(
+    problem: &Problem,
+    limit: Option<u64>,
+    format: Format,
+    out: &mut impl Write,
+) -> anyhow::Result<bool> {
+    let (count, complete) = match limit {
+        None => (problem.count()?, true),
+        Some(limit) => {
+            let n = problem.collect(Some(limit))?.len() as u64;
+            (Count::from(n), n < limit)
+        }
+    };
     match format {
         Format::Json => {
             // Counts beyond 64 bits go out as a string of digits, which JSON readers keep exact.
@@ -379,13 +353,15 @@ fn print_count(problem: &Problem, format: Format, out: &mut impl Write) -> anyho
                 Some(n) => json!(n),
                 None => json!(count.to_string()),
             };
-            writeln!(
-                out,
-                "{}",
-                json!({"puzzle": rule_json(problem), "count": number})
-            )?
+            let value =
+                json!({"puzzle": rule_json(problem), "count": number, "complete": complete});
+            writeln!(out, "{value}")?
         }
-        Format::Text => writeln!(out, "Number of solutions: {count}")?,
+        Format::Text if complete => writeln!(out, "Number of solutions: {count}")?,
+        Format::Text => writeln!(
+            out,
+            "Number of solutions: at least {count} (stopped at --limit)"
+        )?,
     }
     Ok(!count.is_zero())
 }
