@@ -83,6 +83,76 @@ fn commuting_order_keeps_a_plan_and_removes_others() {
     }
 }
 
+/// The positions (boxes, and the least square of the player's region) of a plan, time by
+/// time, by a walk written apart from the encoder.
+fn positions(level: &Level, plan: &[Push]) -> Vec<(Vec<usize>, usize)> {
+    let mut boxes = level.boxes().to_vec();
+    let mut player = level.player();
+    let mut out = Vec::new();
+    for t in 0..=plan.len() {
+        let mut region = vec![player];
+        let mut seen = vec![false; level.num_cells()];
+        seen[player] = true;
+        let mut i = 0;
+        while i < region.len() {
+            let c = region[i];
+            i += 1;
+            for d in gridsat_encodings::sokoban::Dir::ALL {
+                if let Some(m) = level.neighbour(c, d) {
+                    if !seen[m] && !boxes.contains(&m) {
+                        seen[m] = true;
+                        region.push(m);
+                    }
+                }
+            }
+        }
+        let mut sorted = boxes.clone();
+        sorted.sort_unstable();
+        out.push((sorted, *region.iter().min().unwrap()));
+        if let Some(push) = plan.get(t) {
+            let target = level.neighbour(push.from, push.dir).unwrap();
+            let i = boxes.iter().position(|&b| b == push.from).unwrap();
+            boxes[i] = target;
+            player = push.from;
+        }
+    }
+    out
+}
+
+/// Whether some box is pushed and straight back, bringing back the position of two steps
+/// before.
+fn has_undo(level: &Level, plan: &[Push]) -> bool {
+    let positions = positions(level, plan);
+    plan.windows(2).enumerate().any(|(t, pair)| {
+        pair[1].from == level.neighbour(pair[0].from, pair[0].dir).unwrap()
+            && pair[1].dir == pair[0].dir.opposite()
+            && positions[t] == positions[t + 2]
+    })
+}
+
+#[test]
+fn no_undo_removes_back_and_forth_plans_of_longer_horizons_only() {
+    // Two pushes more than the optimum: some plans waste them by pushing a box and
+    // straight back. The optimal horizon keeps its plans (see the commuting test).
+    let without = Pruning {
+        no_undo: false,
+        ..Pruning::default()
+    };
+    let mut removed = 0;
+    for (n, pushes) in [(2, 3), (5, 6)] {
+        let level = level(MICROBAN_1_10, n);
+        let all = plans(&level, without, pushes + 2, true, 5000);
+        let kept = plans(&level, Pruning::default(), pushes + 2, true, 5000);
+        assert!(all.len() < 5000, "level {n}: enumeration cut short");
+        assert!(kept.iter().all(|p| all.contains(p)), "level {n}");
+        assert!(!kept.iter().any(|p| has_undo(&level, p)), "level {n}");
+        let undos = all.iter().filter(|p| has_undo(&level, p)).count();
+        assert_eq!(kept.len() + undos, all.len(), "level {n}");
+        removed += undos;
+    }
+    assert!(removed > 0);
+}
+
 /// Rooms of 4x4 to 6x5 inside squares, 1 to 3 boxes, sometimes a spare goal.
 const ROOM: Room = Room {
     max_rows: 6,
@@ -164,6 +234,7 @@ fn each_pruning_family_alone_agrees_with_breadth_first_search() {
         goal_cover: false,
         goal_sum_steps: 0,
         commute: false,
+        no_undo: false,
     };
     let variants = [
         none,
@@ -182,6 +253,10 @@ fn each_pruning_family_alone_agrees_with_breadth_first_search() {
         Pruning {
             reach_closure: true,
             commute: true,
+            ..none
+        },
+        Pruning {
+            no_undo: true,
             ..none
         },
     ];

@@ -115,6 +115,8 @@ pub enum PruneFamily {
     Goalsum,
     /// Independent pushes of consecutive steps in one fixed order.
     Commute,
+    /// No box pushed straight back to the position of two steps before.
+    Undo,
 }
 
 impl Args {
@@ -129,6 +131,7 @@ impl Args {
                 PruneFamily::Cover => pruning.goal_cover = false,
                 PruneFamily::Goalsum => pruning.goal_sum_steps = 0,
                 PruneFamily::Commute => pruning.commute = false,
+                PruneFamily::Undo => pruning.no_undo = false,
             }
         }
         SatOptions {

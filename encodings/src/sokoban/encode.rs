@@ -57,6 +57,10 @@ pub struct Pruning {
     /// Independent pushes of two steps in a row come in a fixed order (see
     /// `add_commuting_order`), under the `commute` literal. Needs `reach_closure`.
     pub commute: bool,
+    /// No box is pushed straight back when that brings back the position of two steps
+    /// before (see `add_no_undo`), under the `commute` literal. True of every plan of the
+    /// least satisfiable horizon, not of every plan of longer ones.
+    pub no_undo: bool,
 }
 
 impl Default for Pruning {
@@ -66,6 +70,7 @@ impl Default for Pruning {
             goal_cover: true,
             goal_sum_steps: 8,
             commute: true,
+            no_undo: true,
         }
     }
 }
@@ -330,6 +335,64 @@ impl<'a> PlanEncoding<'a> {
         if self.pruning.commute && self.pruning.reach_closure && t >= 2 {
             self.add_commuting_order(t - 2);
         }
+        if self.pruning.no_undo {
+            if t >= 1 {
+                self.add_no_undo(t - 1, t - 1);
+            }
+            if t >= 2 {
+                self.add_no_undo(t - 2, t);
+            }
+        }
+    }
+
+    /// Under `commute`: push `a` at step `t` moves a box from `c` to `c'` (the player
+    /// coming from `b`, behind `c`), and push `u` at step `t + 1` pushes it straight back
+    /// from `c'` to `c`; both never happen when `witness` is reachable at time `seen`,
+    /// where either `seen = t` and `witness = c'` (the player could already walk to `c'`
+    /// before `a`), or `seen = t + 2` and `witness = b` (the player can walk back to `b`
+    /// after `u`). The two witnesses say the same thing of a real plan (the free squares
+    /// are the same at `t` and `t + 2`, so `c'` is in `b`'s region at one time exactly when
+    /// it is at the other); both are given so the solver can propagate from either side,
+    /// and the first also covers a horizon's last two steps (no `reach` at the horizon).
+    ///
+    /// Soundness. In either case the position at time `t + 2` is the position at time
+    /// `t`: the boxes are the same (only this box moved, and it is back on `c`), so the
+    /// free squares are the same; after `u` the player stands on `c'`, and its region is
+    /// the one of time `t` because it contains `c'` (first case: `c'` was in the region of
+    /// time `t`, which contains `b`) or `b` (second case: `b` is in the region of time `t`,
+    /// the player stood there). A push's legality depends only on the boxes and the
+    /// player's region, so dropping steps `t` and `t + 1` leaves a real plan of `T - 2`
+    /// pushes. So no plan of the least satisfiable horizon `T*` breaks these clauses, and
+    /// every other clause holds of every plan of `T*` (together with the commuting order:
+    /// see `add_commuting_order`). The search asks the horizons in increasing order
+    /// (skipping only those of the wrong parity, which have no plan), so `T*` stays the
+    /// first satisfiable one. Longer horizons may lose all their plans (a plan may need
+    /// to waste two pushes by a push and back), which is why the clauses hang on `commute`
+    /// and the search for fewest moves (which asks only `T*`) may drop them.
+    fn add_no_undo(&mut self, t: usize, seen: usize) {
+        let level = self.level;
+        let cnf = &mut self.cnf;
+        cnf.begin_group(&format!(
+            "steps {t} and {}: no push straight back to the same position",
+            t + 1
+        ));
+        for &(a, pa) in &self.pushes[t] {
+            let target = pushable(level, a.from, a.dir).expect("pushable");
+            let back = Push {
+                from: target,
+                dir: a.dir.opposite(),
+            };
+            let Some(&(_, pu)) = self.pushes[t + 1].iter().find(|(u, _)| *u == back) else {
+                continue;
+            };
+            let witness = if seen == t {
+                target
+            } else {
+                level.neighbour(a.from, a.dir.opposite()).expect("pushable")
+            };
+            cnf.clause([!self.commute, !pa, !pu, !self.reach[seen][witness]]);
+        }
+        cnf.end_group();
     }
 
     /// The literal to assume (with a horizon's goal) to order commuting pushes. Without
@@ -344,7 +407,8 @@ impl<'a> PlanEncoding<'a> {
     /// behind `b` at time `t`, then (after `b`) the square behind `a`, and afterwards the
     /// player's region is the same in both orders.
     ///
-    /// Soundness. Take, among the real plans of `T` pushes, the one whose sequence of
+    /// Soundness. Take, among the real plans of `T` pushes (`T` the least satisfiable
+    /// horizon when `no_undo` is on, see `add_no_undo`), the one whose sequence of
     /// push keys is lexicographically least, with every variable at its true value
     /// (`reach` the player's real region, which satisfies the support rule, the loop
     /// clauses and the closure). Suppose it broke one of these clauses at step `t`: `a`
@@ -359,9 +423,10 @@ impl<'a> PlanEncoding<'a> {
     /// leave the same boxes, and the player on `A0` instead of `B0`, which are in one
     /// region (`A0` is reachable from `B0`), so every later push is as legal as before.
     /// The swapped plan is a real plan of `T` pushes with a smaller key sequence; every
-    /// other clause (bounds, dead squares, frozen blocks) holds of every real plan of `T`
-    /// pushes, so a contradiction. So the least plan satisfies every clause, and a
-    /// horizon that is satisfiable without these clauses stays satisfiable with them.
+    /// other clause (bounds, dead squares, frozen blocks, and with `T` least the no-undo
+    /// clauses) holds of every real plan of `T` pushes, so a contradiction. So the least
+    /// plan satisfies every clause, and a horizon that is satisfiable without these
+    /// clauses stays satisfiable with them (with `no_undo`: the least satisfiable one).
     ///
     /// Encoding: `alt[c]` (forced true where real: the player on `B0` and the closure
     /// over the squares free after `b`); a ladder `q[i]`, forced true when one of the
