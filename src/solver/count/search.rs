@@ -936,18 +936,22 @@ mod tests {
         (outcome.count, seen)
     }
 
+    /// A seeded generator (xorshift) of numbers below a bound, so failures reproduce.
+    fn below_from(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |below| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % below
+        }
+    }
+
     /// Without keys after decisions (what the search falls back to when its cache rarely
     /// hits, `CACHE_TRIAL`), counts and listings still equal a brute force, on random
     /// CNFs with random projections, and with keys as well.
     #[test]
     fn caching_only_at_analyses_counts_and_lists_exactly() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move |below: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % below
-        };
+        let mut next = below_from(0x2545_f491_4f6c_dd1d);
         for round in 0..300 {
             let n = 1 + next(11) as usize;
             let mut cnf = Cnf::new();
@@ -984,13 +988,7 @@ mod tests {
     /// returns at once).
     #[test]
     fn a_hopeless_search_gives_up_with_and_without_keys() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move |below: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % below
-        };
+        let mut next = below_from(0x9e37_79b9_7f4a_7c15);
         let mut cnf = Cnf::new();
         let vars: Vec<Var> = (0..150).map(|_| cnf.primary_var()).collect();
         for _ in 0..750 {
