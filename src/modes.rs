@@ -1,7 +1,10 @@
 //! The modern interface's modes and options, shared by the puzzle commands that have one
 //! (Star Battle and Battleship), so that they read, parse and check the same way.
 
+use anyhow::Context;
 use gridsat_encodings::card::CardEncoding;
+use gridsat_encodings::cnf::Cnf;
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -80,6 +83,43 @@ impl ModeArgs {
     pub fn check(&self) -> anyhow::Result<()> {
         if self.limit.is_some() && !(self.all || self.count) {
             anyhow::bail!("--limit goes with --all or --count");
+        }
+        Ok(())
+    }
+
+    /// True when the CNF itself is asked for (`--dimacs` or `--stats`).
+    pub fn wants_cnf(&self) -> bool {
+        self.dimacs.is_some() || self.stats
+    }
+
+    /// Writes the CNF to the `--dimacs` file and its size per rule to standard error
+    /// (`--stats`), as asked.
+    pub fn write_cnf_outputs(&self, cnf: &Cnf) -> anyhow::Result<()> {
+        if let Some(path) = &self.dimacs {
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("{}: cannot create", path.display()))?;
+            let mut w = std::io::BufWriter::new(file);
+            cnf.write_dimacs(&mut w)?;
+            w.flush()?;
+        }
+        if self.stats {
+            eprintln!(
+                "CNF ({}): {} variables ({} primary), {} clauses, {} literals",
+                self.card,
+                cnf.num_vars(),
+                cnf.projection().len(),
+                cnf.num_clauses(),
+                cnf.num_literals()
+            );
+            let width = cnf.groups().iter().map(|g| g.name.len()).max().unwrap_or(0);
+            for g in cnf.groups() {
+                eprintln!(
+                    "  {:<width$} {:>8} clauses {:>8} auxiliary variables",
+                    g.name,
+                    g.clauses.len(),
+                    g.vars.len()
+                );
+            }
         }
         Ok(())
     }

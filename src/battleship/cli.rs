@@ -8,7 +8,7 @@ use super::solve::{
 };
 use crate::input::{read_puzzle_file, InputError};
 use crate::modes::{Format, ModeArgs};
-use anyhow::{bail, Context};
+use anyhow::bail;
 use gridsat_encodings::battleship::{
     encode, fleet_counter_bound, pairwise_sum_clauses, Encoded, FleetShip, Options, Puzzle,
 };
@@ -141,7 +141,7 @@ pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             card: args.modes.card,
         },
     );
-    write_cnf_outputs(args, &encoded)?;
+    args.modes.write_cnf_outputs(&encoded.cnf)?;
     let found = if !args.modern_mode() {
         print_seed(&puzzle, &encoded, args.find_all_solutions.is_some(), out)?
     } else if args.modes.count {
@@ -168,36 +168,6 @@ pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<ExitCode> {
 fn load(path: &Path) -> anyhow::Result<Puzzle> {
     let text = read_puzzle_file(path)?;
     Ok(parse_puzzle(&text).map_err(|e| InputError::new(path, e))?)
-}
-
-fn write_cnf_outputs(args: &Args, encoded: &Encoded) -> anyhow::Result<()> {
-    let cnf = &encoded.cnf;
-    if let Some(path) = &args.modes.dimacs {
-        let file = std::fs::File::create(path)
-            .with_context(|| format!("{}: cannot create", path.display()))?;
-        let mut w = io::BufWriter::new(file);
-        cnf.write_dimacs(&mut w)?;
-        w.flush()?;
-    }
-    if args.modes.stats {
-        eprintln!(
-            "CNF ({}): {} variables ({} primary), {} clauses, {} literals",
-            args.modes.card,
-            cnf.num_vars(),
-            cnf.projection().len(),
-            cnf.num_clauses(),
-            cnf.num_literals()
-        );
-        for g in cnf.groups() {
-            eprintln!(
-                "  {:<12} {:>8} clauses {:>8} auxiliary variables",
-                g.name,
-                g.clauses.len(),
-                g.vars.len()
-            );
-        }
-    }
-    Ok(())
 }
 
 /// The seed's output: one solution, or every solution and `Found N solution(s)`; `No

@@ -104,7 +104,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         rule: rule_of(args.rule, LineRule::Exact),
         card: args.modes.card,
     };
-    write_cnf_outputs(args, &problem)?;
+    if args.modes.wants_cnf() {
+        args.modes.write_cnf_outputs(&problem.encode().cnf)?;
+    }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let result = if args.modes.count {
         print_count(&problem, args.modes.limit, args.modes.format, &mut out)
@@ -197,7 +199,9 @@ fn run_seed(args: &Args, parsed: ParsedPuzzle) -> anyhow::Result<ExitCode> {
         rule: rule_of(args.rule, LineRule::AtMost),
         card: args.modes.card,
     };
-    write_cnf_outputs(args, &problem)?;
+    if args.modes.wants_cnf() {
+        args.modes.write_cnf_outputs(&problem.encode().cnf)?;
+    }
     let result = if output == "-" {
         write_seed(
             &problem,
@@ -229,40 +233,6 @@ fn write_seed(problem: &Problem, mode: SeedMode, out: &mut impl Write) -> anyhow
         }
     }
     out.flush()?;
-    Ok(())
-}
-
-fn write_cnf_outputs(args: &Args, problem: &Problem) -> anyhow::Result<()> {
-    if args.modes.dimacs.is_none() && !args.modes.stats {
-        return Ok(());
-    }
-    let encoded = problem.encode();
-    if let Some(path) = &args.modes.dimacs {
-        let file = std::fs::File::create(path)
-            .with_context(|| format!("{}: cannot create", path.display()))?;
-        let mut w = std::io::BufWriter::new(file);
-        encoded.cnf.write_dimacs(&mut w)?;
-        w.flush()?;
-    }
-    if args.modes.stats {
-        let cnf = &encoded.cnf;
-        eprintln!(
-            "CNF ({}): {} variables ({} primary), {} clauses, {} literals",
-            problem.card,
-            cnf.num_vars(),
-            cnf.projection().len(),
-            cnf.num_clauses(),
-            cnf.num_literals()
-        );
-        for g in cnf.groups() {
-            eprintln!(
-                "  {:<10} {:>8} clauses {:>8} auxiliary variables",
-                g.name,
-                g.clauses.len(),
-                g.vars.len()
-            );
-        }
-    }
     Ok(())
 }
 
