@@ -84,30 +84,36 @@ fn as_set(listed: &[Vec<bool>]) -> BTreeSet<Vec<bool>> {
     set
 }
 
+/// The engine's count, its compiled count and its listing all equal the brute force's
+/// solutions of `cnf`; true when there is at least one.
+fn engine_agrees_with_brute_force(cnf: &Cnf) -> bool {
+    let expected = brute_force(cnf);
+    let count = count_solutions(cnf);
+    assert_eq!(
+        count,
+        expected.len() as u128,
+        "count of {}",
+        cnf.to_dimacs_string()
+    );
+    let compiled = Solutions::compile(cnf);
+    assert_eq!(compiled.count(), &count);
+    let listed = engine_listing(cnf);
+    assert_eq!(
+        as_set(&listed),
+        expected,
+        "listing of {}",
+        cnf.to_dimacs_string()
+    );
+    !expected.is_empty()
+}
+
 #[test]
 fn count_and_listing_match_brute_force_on_random_cnfs() {
     let mut rng = Rng(0x5eed_cafe_f00d_0001);
     let mut nonzero = 0;
     for _ in 0..3000 {
         let cnf = random_cnf(&mut rng);
-        let expected = brute_force(&cnf);
-        let count = count_solutions(&cnf);
-        assert_eq!(
-            count,
-            expected.len() as u128,
-            "count of {cnf:?}: {}",
-            cnf.to_dimacs_string()
-        );
-        let compiled = Solutions::compile(&cnf);
-        assert_eq!(compiled.count(), &count);
-        let listed = engine_listing(&cnf);
-        assert_eq!(
-            as_set(&listed),
-            expected,
-            "listing of {}",
-            cnf.to_dimacs_string()
-        );
-        nonzero += usize::from(!expected.is_empty());
+        nonzero += usize::from(engine_agrees_with_brute_force(&cnf));
     }
     // The generator must exercise both outcomes, or the test proves little.
     assert!(nonzero > 500 && nonzero < 2900, "{nonzero} satisfiable");
@@ -158,24 +164,7 @@ fn deciding_and_gates_first_keeps_counts_and_listings_exact() {
     let mut nonzero = 0;
     for _ in 0..2000 {
         let cnf = random_gated_cnf(&mut rng);
-        let expected = brute_force(&cnf);
-        let count = count_solutions(&cnf);
-        assert_eq!(
-            count,
-            expected.len() as u128,
-            "count of {}",
-            cnf.to_dimacs_string()
-        );
-        let compiled = Solutions::compile(&cnf);
-        assert_eq!(compiled.count(), &count);
-        let listed = engine_listing(&cnf);
-        assert_eq!(
-            as_set(&listed),
-            expected,
-            "listing of {}",
-            cnf.to_dimacs_string()
-        );
-        nonzero += usize::from(!expected.is_empty());
+        nonzero += usize::from(engine_agrees_with_brute_force(&cnf));
     }
     assert!(nonzero > 300 && nonzero < 1900, "{nonzero} satisfiable");
 }
