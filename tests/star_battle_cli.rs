@@ -169,42 +169,24 @@ fn all_with_limit_and_json_count() {
         "{text}"
     );
 
-    let o = gridsat(&[
-        "star-battle",
-        p,
-        "--stars",
-        "2",
-        "--rule",
-        "at-most",
-        "--all",
-        "--format",
-        "json",
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let at_most_2 = ["star-battle", p, "--stars", "2", "--rule", "at-most"];
+    let json = |mode: &str| -> serde_json::Value {
+        let o = gridsat(&[&at_most_2[..], &[mode, "--format", "json"]].concat());
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let v = json("--all");
     assert_eq!(v["count"], 142);
     assert_eq!(v["complete"], true);
     assert_eq!(v["solutions"].as_array().unwrap().len(), 142);
 
-    let o = gridsat(&[
-        "star-battle",
-        p,
-        "--stars",
-        "2",
-        "--rule",
-        "at-most",
-        "--count",
-        "--format",
-        "json",
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = json("--count");
     assert_eq!(v["count"], 142);
     assert_eq!(v["complete"], true);
 
     // A limit bounds a count as it bounds a listing: a lower bound when reached, the
     // exact number when not.
     let count = |limit: &str| {
-        let args = ["star-battle", p, "--stars", "2", "--rule", "at-most"];
-        let o = gridsat(&[&args[..], &["--count", "--limit", limit]].concat());
+        let o = gridsat(&[&at_most_2[..], &["--count", "--limit", limit]].concat());
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         stdout(&o)
     };
