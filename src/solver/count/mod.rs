@@ -45,7 +45,7 @@ mod search;
 pub use number::Count;
 pub use search::{GiveUp, SearchStats};
 
-use gridsat_encodings::cnf::Cnf;
+use gridsat_encodings::cnf::{Cardinality, Cnf};
 use std::ops::ControlFlow;
 
 /// Deep searches recurse once per decision (a few hundred bytes a level); run them on a
@@ -101,6 +101,9 @@ pub struct Solutions {
     dag: dag::Dag,
     root: dag::Edge,
     stats: SearchStats,
+    /// The cardinality constraints with auxiliary variables: the search left those
+    /// out, and listing gives them their values.
+    counters: Vec<Cardinality>,
 }
 
 impl Solutions {
@@ -123,6 +126,12 @@ impl Solutions {
                 dag: outcome.dag,
                 root: outcome.root,
                 stats: outcome.stats,
+                counters: cnf
+                    .cardinalities()
+                    .iter()
+                    .filter(|c| !c.aux.is_empty())
+                    .cloned()
+                    .collect(),
             })
         })
     }
@@ -156,6 +165,11 @@ impl Solutions {
         debug_assert!(self.dag.is_kept());
         let mut values = vec![false; self.num_vars];
         self.dag.set(&self.root.lits, &mut values);
-        self.dag.walk(self.root.child, &mut values, &mut visit)
+        self.dag.walk(self.root.child, &mut values, &mut |values| {
+            for counter in &self.counters {
+                counter.fill_aux(values);
+            }
+            visit(values)
+        })
     }
 }
