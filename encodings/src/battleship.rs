@@ -301,28 +301,25 @@ pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
                 .filter(|(p, _)| p.length == length)
                 .map(|&(_, lit)| lit)
                 .collect();
-            if unknown == 0 {
-                FLEET_CARD.exactly(&mut cnf, &of_length, named);
-            } else {
-                FLEET_CARD.at_least(&mut cnf, &of_length, named);
-            }
+            let most = if unknown == 0 { named } else { of_length.len() };
+            FLEET_CARD.constrain(&mut cnf, &of_length, named, most);
         }
         if unknown > 0 {
             let all: Vec<Lit> = placements.iter().map(|&(_, lit)| lit).collect();
-            FLEET_CARD.exactly(&mut cnf, &all, fleet_size);
+            FLEET_CARD.constrain(&mut cnf, &all, fleet_size, fleet_size);
         }
     }
 
     cnf.begin_group("row sums");
     for (line, sum) in ship.row_lines().zip(&puzzle.row_sums) {
         if let Some(sum) = *sum {
-            card.exactly(&mut cnf, &line, sum);
+            card.constrain(&mut cnf, &line, sum, sum);
         }
     }
     cnf.begin_group("column sums");
     for (line, sum) in ship.col_lines().zip(&puzzle.col_sums) {
         if let Some(sum) = *sum {
-            card.exactly(&mut cnf, &line, sum);
+            card.constrain(&mut cnf, &line, sum, sum);
         }
     }
 
