@@ -639,12 +639,23 @@ impl Search {
                 return false;
             }
 
-            for code in [(!falsified).code(), falsified.code()] {
+            // A literal made true can only bring its constraints to their upper bound,
+            // one made false to their lower bound: only those at that bound need
+            // settling.
+            for (code, made_true) in [((!falsified).code(), true), (falsified.code(), false)] {
                 if self.card_occ[code].is_empty() {
                     continue;
                 }
                 let cards = std::mem::take(&mut self.card_occ[code]);
-                let ok = cards.iter().all(|&c| self.settle_card(c));
+                let ok = cards.iter().all(|&c| {
+                    let card = &self.cards[c as usize];
+                    let at_bound = if made_true {
+                        card.t >= card.hi
+                    } else {
+                        card.f.saturating_add(card.lo) >= card.len()
+                    };
+                    !at_bound || self.settle_card(c)
+                });
                 self.card_occ[code] = cards;
                 if !ok {
                     return false;
