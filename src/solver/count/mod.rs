@@ -159,17 +159,32 @@ impl Solutions {
     /// a full satisfying assignment of the whole CNF, auxiliary variables included. It
     /// is only valid during the call.
     pub fn for_each(&self, mut visit: impl FnMut(&[bool]) -> ControlFlow<()>) -> ControlFlow<()> {
+        self.walk(&mut |values| {
+            for counter in &self.counters {
+                counter.fill_aux(values);
+            }
+            visit(values)
+        })
+    }
+
+    /// `for_each`, except that the auxiliary variables of the cardinality constraints
+    /// recorded in the CNF (`Cnf::cardinalities`) are left false instead of computed:
+    /// for callers that read only other variables (Battleship reads cells and ships;
+    /// puzzle10's counters hold 1,000 variables per solution).
+    pub fn for_each_without_counters(
+        &self,
+        mut visit: impl FnMut(&[bool]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.walk(&mut |values| visit(values))
+    }
+
+    fn walk(&self, visit: &mut dyn FnMut(&mut [bool]) -> ControlFlow<()>) -> ControlFlow<()> {
         if self.root.child == dag::FALSE {
             return ControlFlow::Continue(());
         }
         debug_assert!(self.dag.is_kept());
         let mut values = vec![false; self.num_vars];
         self.dag.set(&self.root.lits, &mut values);
-        self.dag.walk(self.root.child, &mut values, &mut |values| {
-            for counter in &self.counters {
-                counter.fill_aux(values);
-            }
-            visit(values)
-        })
+        self.dag.walk(self.root.child, &mut values, visit)
     }
 }
