@@ -676,12 +676,16 @@ impl Search {
             let cards = std::mem::take(&mut self.card_occ[code]);
             let ok = cards.iter().all(|&c| {
                 let card = &self.cards[c as usize];
-                let at_bound = if made_true {
-                    card.t >= card.hi
+                // Past the bound is a conflict; at it, with literals left, they are
+                // forced.
+                let open = card.t + card.f < card.len();
+                let act = if made_true {
+                    card.t > card.hi || (card.t == card.hi && open)
                 } else {
-                    card.f.saturating_add(card.lo) >= card.len()
+                    let least = card.f.saturating_add(card.lo);
+                    least > card.len() || (least == card.len() && open)
                 };
-                !at_bound || self.settle_card(c)
+                !act || self.settle_card(c)
             });
             self.card_occ[code] = cards;
             if !ok {
