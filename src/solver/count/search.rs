@@ -562,6 +562,11 @@ impl Search {
         while self.queue_head < self.trail.len() {
             let falsified = !self.trail[self.queue_head];
             self.queue_head += 1;
+            // Native constraints first: an over-full row or column is the commonest
+            // conflict, and finding it costs less than the clauses' work.
+            if self.has_cards && !self.settle_cards(falsified) {
+                return false;
+            }
 
             let implied = std::mem::take(&mut self.implications[falsified.code()]);
             let mut ok = true;
@@ -651,10 +656,6 @@ impl Search {
             watching.truncate(write);
             self.watches[falsified.code()] = watching;
             if conflict {
-                return false;
-            }
-
-            if self.has_cards && !self.settle_cards(falsified) {
                 return false;
             }
         }
