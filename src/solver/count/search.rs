@@ -671,11 +671,9 @@ impl Search {
     #[inline(never)]
     fn settle_cards(&mut self, falsified: Lit) -> bool {
         for (code, made_true) in [((!falsified).code(), true), (falsified.code(), false)] {
-            if self.card_occ[code].is_empty() {
-                continue;
-            }
-            let cards = std::mem::take(&mut self.card_occ[code]);
-            let ok = cards.iter().all(|&c| {
+            // By index: settling assigns literals but never changes occurrence lists.
+            for i in 0..self.card_occ[code].len() {
+                let c = self.card_occ[code][i];
                 let card = &self.cards[c as usize];
                 // Past the bound is a conflict; at it, with literals left, they are
                 // forced.
@@ -686,11 +684,9 @@ impl Search {
                     let least = card.f.saturating_add(card.lo);
                     least > card.len() || (least == card.len() && open)
                 };
-                !act || self.settle_card(c)
-            });
-            self.card_occ[code] = cards;
-            if !ok {
-                return false;
+                if act && !self.settle_card(c) {
+                    return false;
+                }
             }
         }
         true
