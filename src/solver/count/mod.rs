@@ -74,7 +74,7 @@ pub fn count_solutions(cnf: &Cnf) -> Count {
 /// `count_solutions`, with what the search did.
 pub fn count_with_stats(cnf: &Cnf) -> (Count, SearchStats) {
     on_big_stack(|| {
-        let outcome = search::Search::new(cnf, false, None).run();
+        let outcome = search::run(cnf, false, None);
         let outcome = outcome.expect("a search without a give-up rule finishes");
         (outcome.count, outcome.stats)
     })
@@ -83,7 +83,7 @@ pub fn count_with_stats(cnf: &Cnf) -> (Count, SearchStats) {
 /// `count_solutions`, or `None` if the search met the `give_up` rule first.
 pub fn count_within(cnf: &Cnf, give_up: GiveUp) -> Option<Count> {
     on_big_stack(|| {
-        let outcome = search::Search::new(cnf, false, Some(give_up)).run().ok()?;
+        let outcome = search::run(cnf, false, Some(give_up)).ok()?;
         Some(outcome.count)
     })
 }
@@ -119,7 +119,7 @@ impl Solutions {
 
     fn compile_search(cnf: &Cnf, give_up: Option<GiveUp>) -> Option<Solutions> {
         on_big_stack(|| {
-            let outcome = search::Search::new(cnf, true, give_up).run().ok()?;
+            let outcome = search::run(cnf, true, give_up).ok()?;
             Some(Solutions {
                 count: outcome.count,
                 num_vars: cnf.num_vars(),

@@ -111,7 +111,7 @@ const RARE_SPLITS: u64 = 64;
 /// about one in ten (and its hits save 8% of its decisions).
 const CACHE_TRIAL: (u64, u64) = (4096, 5);
 
-pub(super) struct Search {
+pub(super) struct Search<const NATIVE: bool> {
     num_vars: usize,
     /// Literals of the clauses of length >= 3 ("long"), reordered in place for watching.
     lits: Vec<Lit>,
@@ -178,9 +178,6 @@ pub(super) struct Search {
     /// Per variable: the native constraints it occurs in, each once.
     card_by_var: Vec<Vec<u32>>,
     card_stamp: Vec<u32>,
-    /// Whether there are native constraints at all: without, their bookkeeping is
-    /// skipped (it cost Star Battle twonot2 3% more instructions).
-    has_cards: bool,
     /// Scratch for `child_key`: per constraint, literals made true and false since the
     /// mark, and the constraints touched.
     card_delta: Vec<(u32, u32)>,
@@ -214,6 +211,21 @@ impl NativeCard {
     }
 }
 
+/// Counts (and keeps the DAG if `keep_dag`) with the search that suits `cnf`: the one
+/// with native cardinality constraints only when the CNF records some, so that formulas
+/// without pay nothing for their bookkeeping.
+pub(super) fn run(
+    cnf: &Cnf,
+    keep_dag: bool,
+    give_up: Option<GiveUp>,
+) -> Result<Outcome, SearchStats> {
+    if cnf.cardinalities().is_empty() {
+        Search::<false>::new(cnf, keep_dag, give_up).run()
+    } else {
+        Search::<true>::new(cnf, keep_dag, give_up).run()
+    }
+}
+
 /// What `Search::run` found: the count, and the DAG to list solutions from.
 pub(super) struct Outcome {
     pub count: Count,
@@ -222,8 +234,13 @@ pub(super) struct Outcome {
     pub stats: SearchStats,
 }
 
-impl Search {
-    pub fn new(cnf: &Cnf, keep_dag: bool, give_up: Option<GiveUp>) -> Search {
+impl<const NATIVE: bool> Search<NATIVE> {
+    /// `NATIVE` must be true when `cnf` records cardinality constraints (see `run`).
+    pub fn new(cnf: &Cnf, keep_dag: bool, give_up: Option<GiveUp>) -> Self {
+        assert!(
+            NATIVE || cnf.cardinalities().is_empty(),
+            "a CNF with native cardinality constraints needs Search<true>"
+        );
         let n = cnf.num_vars();
         let mut projected = vec![false; n];
         for var in cnf.projection() {
@@ -289,7 +306,6 @@ impl Search {
             card_occ: vec![Vec::new(); 2 * n],
             card_by_var: vec![Vec::new(); n],
             card_stamp: Vec::new(),
-            has_cards: !cnf.cardinalities().is_empty(),
             card_delta: Vec::new(),
             card_touched: Vec::new(),
         };
@@ -434,7 +450,7 @@ impl Search {
         self.value[(!lit).code()] = -1;
         self.position[lit.var().index()] = self.trail.len() as u32;
         self.trail.push(lit);
-        if self.has_cards {
+        if NATIVE {
             for &c in &self.card_occ[lit.code()] {
                 self.cards[c as usize].t += 1;
             }
@@ -472,11 +488,6 @@ impl Search {
         true
     }
 
-    fn card_key(c: u32, t: u32) -> Key {
-        let x = u64::from(c) << 32 | u64::from(t);
-        (mix(x ^ SEED_CARD_1), mix(x ^ SEED_CARD_2))
-    }
-
     /// Whether some literal of long clause `id` is true.
     fn is_satisfied(&self, id: u32) -> bool {
         let (start, end) = (self.starts[id as usize], self.starts[id as usize + 1]);
@@ -490,11 +501,7 @@ impl Search {
     /// the native constraints they touched keyed by their new counts.
     fn child_key(&mut self, key: Key, mark: usize) -> Key {
         let mut child = key;
-        let with_cards = if self.has_cards {
-            mark
-        } else {
-            self.trail.len()
-        };
+        let with_cards = if NATIVE { mark } else { self.trail.len() };
         for lit in &self.trail[with_cards..] {
             for (code, positive) in [(lit.code(), true), ((!*lit).code(), false)] {
                 for &c in &self.card_occ[code] {
@@ -514,10 +521,10 @@ impl Search {
             let card = &self.cards[c as usize];
             let (dt, df) = std::mem::take(&mut self.card_delta[c as usize]);
             if card.restricts(card.t - dt, card.f - df) {
-                child = sub(child, Search::card_key(c, card.t - dt));
+                child = sub(child, card_key(c, card.t - dt));
             }
             if card.restricts(card.t, card.f) {
-                child = add(child, Search::card_key(c, card.t));
+                child = add(child, card_key(c, card.t));
             }
         }
         self.card_touched.clear();
@@ -540,7 +547,7 @@ impl Search {
         if mark >= self.trail.len() {
             return;
         }
-        if self.has_cards {
+        if NATIVE {
             for &lit in &self.trail[mark..] {
                 for &c in &self.card_occ[lit.code()] {
                     self.cards[c as usize].t -= 1;
@@ -564,7 +571,7 @@ impl Search {
             self.queue_head += 1;
             // Native constraints first: an over-full row or column is the commonest
             // conflict, and finding it costs less than the clauses' work.
-            if self.has_cards && !self.settle_cards(falsified) {
+            if NATIVE && !self.settle_cards(falsified) {
                 return false;
             }
 
@@ -750,7 +757,7 @@ impl Search {
                         continue;
                     }
                     clauses += 1;
-                    key = add(key, Search::card_key(c, card.t));
+                    key = add(key, card_key(c, card.t));
                     for lit in &self.card_lits[card.start as usize..card.end as usize] {
                         let w = lit.var().index();
                         if self.value[lit.code()] == 0 && self.var_stamp[w] != stamp {
@@ -849,7 +856,7 @@ impl Search {
     fn cached(
         &mut self,
         key: Key,
-        compute: impl FnOnce(&mut Search) -> (Count, NodeId),
+        compute: impl FnOnce(&mut Self) -> (Count, NodeId),
     ) -> (Count, NodeId) {
         if let Some(hit) = self.cache.get(&key) {
             self.stats.cache_hits += 1;
@@ -1049,6 +1056,12 @@ fn gate_order(num_vars: usize, clauses: &[&[Lit]], projected: &[bool]) -> Vec<Va
     gates.into_iter().map(|(_, var)| var).collect()
 }
 
+/// The key of a native constraint that still restricts, with `t` literals true.
+fn card_key(c: u32, t: u32) -> Key {
+    let x = u64::from(c) << 32 | u64::from(t);
+    (mix(x ^ SEED_CARD_1), mix(x ^ SEED_CARD_2))
+}
+
 const SEED_VAR_1: u64 = 0x9e37_79b9_7f4a_7c15;
 const SEED_VAR_2: u64 = 0xc2b2_ae3d_27d4_eb4f;
 const SEED_CLAUSE_1: u64 = 0x1656_67b1_9e37_79f9;
@@ -1128,10 +1141,10 @@ mod tests {
     #[test]
     fn a_tiny_cache_that_keeps_emptying_still_counts_exactly() {
         let cnf = grid_cnf(7, 4);
-        let full = Search::new(&cnf, true, None).run().unwrap();
+        let full = Search::<false>::new(&cnf, true, None).run().unwrap();
         assert_eq!(full.count, expected(7, 4));
         assert!(full.stats.cache_hits > 0);
-        let mut small = Search::new(&cnf, true, None);
+        let mut small = Search::<false>::new(&cnf, true, None);
         small.cache_limit = 3;
         let outcome = small.run().unwrap();
         assert_eq!(outcome.count, expected(7, 4));
@@ -1150,7 +1163,10 @@ mod tests {
     }
 
     /// Counts and lists with the given search, checking every listed assignment.
-    fn listed(cnf: &Cnf, search: Search) -> (Count, std::collections::BTreeSet<Vec<bool>>) {
+    fn listed<const NATIVE: bool>(
+        cnf: &Cnf,
+        search: Search<NATIVE>,
+    ) -> (Count, std::collections::BTreeSet<Vec<bool>>) {
         let outcome = search.run().expect("no give-up rule");
         let mut seen = std::collections::BTreeSet::new();
         if outcome.root.child != FALSE {
@@ -1210,7 +1226,7 @@ mod tests {
             }
             let expected = brute_force(&cnf);
             for cache_decisions in [true, false] {
-                let mut search = Search::new(&cnf, true, None);
+                let mut search = Search::<false>::new(&cnf, true, None);
                 search.cache_decisions = cache_decisions;
                 let (count, seen) = listed(&cnf, search);
                 assert_eq!(count, expected.len() as u128, "round {round}");
@@ -1239,7 +1255,7 @@ mod tests {
             ratio: 16,
         };
         for cache_decisions in [true, false] {
-            let mut search = Search::new(&cnf, true, Some(rule));
+            let mut search = Search::<false>::new(&cnf, true, Some(rule));
             search.cache_decisions = cache_decisions;
             let stats = search.run().err().expect("the search gives up");
             // It stops right after the decision that met the rule.
@@ -1389,10 +1405,16 @@ mod tests {
             natively_propagated += native.cnf.cardinalities().len();
             for formula in [&native, &plain] {
                 for cache_decisions in [true, false] {
-                    let mut search = Search::new(&formula.cnf, true, None);
-                    search.cache_decisions = cache_decisions;
-                    let (count, seen) = listed(&formula.cnf, search);
                     let natively = !formula.cnf.cardinalities().is_empty();
+                    let (count, seen) = if natively {
+                        let mut search = Search::<true>::new(&formula.cnf, true, None);
+                        search.cache_decisions = cache_decisions;
+                        listed(&formula.cnf, search)
+                    } else {
+                        let mut search = Search::<false>::new(&formula.cnf, true, None);
+                        search.cache_decisions = cache_decisions;
+                        listed(&formula.cnf, search)
+                    };
                     assert_eq!(
                         count,
                         expected.len() as u128,
@@ -1417,14 +1439,14 @@ mod tests {
             let block: Vec<Lit> = (0..4).map(|_| cnf.primary_var().positive()).collect();
             CardEncoding::SequentialCounter.constrain(&mut cnf, &block, 2, 2);
         }
-        let outcome = Search::new(&cnf, false, None).run().unwrap();
+        let outcome = Search::<true>::new(&cnf, false, None).run().unwrap();
         assert_eq!(outcome.count, 216u128);
         assert!(outcome.stats.splits >= 1, "{:?}", outcome.stats);
         // At most 3 of 3 restricts nothing: 2^3 solutions, every variable free.
         let mut cnf = Cnf::new();
         let lits: Vec<Lit> = (0..3).map(|_| cnf.primary_var().positive()).collect();
         CardEncoding::Totalizer.constrain(&mut cnf, &lits, 0, 3);
-        let outcome = Search::new(&cnf, false, None).run().unwrap();
+        let outcome = Search::<true>::new(&cnf, false, None).run().unwrap();
         assert_eq!(outcome.count, 8u128);
         assert_eq!(outcome.stats.decisions, 0);
     }
