@@ -1450,4 +1450,16 @@ mod tests {
         assert_eq!(outcome.count, 8u128);
         assert_eq!(outcome.stats.decisions, 0);
     }
+
+    /// The search without native bookkeeping refuses a CNF that records constraints
+    /// (it would ignore them); `run` picks the right one.
+    #[test]
+    #[should_panic(expected = "needs Search<true>")]
+    fn a_cnf_with_native_constraints_needs_the_native_search() {
+        let mut cnf = Cnf::new();
+        let lits: Vec<Lit> = (0..3).map(|_| cnf.primary_var().positive()).collect();
+        gridsat_encodings::CardEncoding::Pairwise.constrain(&mut cnf, &lits, 1, 1);
+        assert_eq!(run(&cnf, false, None).unwrap().count, 3u128);
+        let _ = Search::<false>::new(&cnf, false, None);
+    }
 }
