@@ -303,8 +303,9 @@ impl<const NATIVE: bool> Search<NATIVE> {
             gave_up: false,
             cards: Vec::new(),
             card_lits: Vec::new(),
-            card_occ: vec![Vec::new(); 2 * n],
-            card_by_var: vec![Vec::new(); n],
+            // Only the native search reads these (the other keeps no per-variable cost).
+            card_occ: vec![Vec::new(); if NATIVE { 2 * n } else { 0 }],
+            card_by_var: vec![Vec::new(); if NATIVE { n } else { 0 }],
             card_stamp: Vec::new(),
             card_delta: Vec::new(),
             card_touched: Vec::new(),
@@ -747,7 +748,12 @@ impl<const NATIVE: bool> Search<NATIVE> {
                         }
                     }
                 }
-                for &c in &self.card_by_var[var] {
+                let native = if NATIVE {
+                    &self.card_by_var[var][..]
+                } else {
+                    &[]
+                };
+                for &c in native {
                     if self.card_stamp[c as usize] == stamp {
                         continue;
                     }
