@@ -75,8 +75,9 @@ impl AllSolutions {
         }
     }
 
-    /// `for_each`, except that the counting engine leaves the auxiliary variables of
-    /// recorded cardinality constraints false (see `Solutions::for_each_without_counters`).
+    /// `for_each`, except that the counting engine does not compute the auxiliary
+    /// variables of recorded cardinality constraints (see
+    /// `Solutions::for_each_without_counters`).
     pub fn for_each_without_counters(
         &self,
         visit: impl FnMut(&[bool]) -> ControlFlow<()>,

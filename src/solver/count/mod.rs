@@ -168,9 +168,9 @@ impl Solutions {
     }
 
     /// `for_each`, except that the auxiliary variables of the cardinality constraints
-    /// recorded in the CNF (`Cnf::cardinalities`) are left false instead of computed:
-    /// for callers that read only other variables (Battleship reads cells and ships;
-    /// puzzle10's counters hold 1,000 variables per solution).
+    /// recorded in the CNF (`Cnf::cardinalities`) are not computed (the native search
+    /// leaves them false): for callers that read only other variables (Battleship reads
+    /// cells and ships; puzzle10's counters hold 1,000 variables per solution).
     pub fn for_each_without_counters(
         &self,
         mut visit: impl FnMut(&[bool]) -> ControlFlow<()>,

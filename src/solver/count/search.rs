@@ -14,7 +14,7 @@
 
 use super::dag::{Dag, Edge, Node, NodeId, FALSE, TRUE};
 use super::number::Count;
-use gridsat_encodings::cnf::{Cnf, Lit, Var};
+use gridsat_encodings::cnf::{Cardinality, Cnf, Lit, Var};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -219,7 +219,14 @@ pub(super) fn run(
     keep_dag: bool,
     give_up: Option<GiveUp>,
 ) -> Result<Outcome, SearchStats> {
-    if cnf.cardinalities().is_empty() {
+    // A projected counter register would be counted as free once its clauses are
+    // gone: then the constraints are searched through their clauses.
+    let mut is_aux = vec![false; cnf.num_vars()];
+    for card in cnf.cardinalities() {
+        is_aux[card.aux.clone()].fill(true);
+    }
+    let projected_aux = cnf.projection().iter().any(|v| is_aux[v.index()]);
+    if cnf.cardinalities().is_empty() || projected_aux {
         Search::<false>::new(cnf, keep_dag, give_up).run()
     } else {
         Search::<true>::new(cnf, keep_dag, give_up).run()
@@ -235,12 +242,11 @@ pub(super) struct Outcome {
 }
 
 impl<const NATIVE: bool> Search<NATIVE> {
-    /// `NATIVE` must be true when `cnf` records cardinality constraints (see `run`).
+    /// With `NATIVE`, the cardinality constraints `cnf` records replace their clauses
+    /// (which `run` allows only when no auxiliary variable of theirs is projected);
+    /// without, they are searched through their clauses like any other.
     pub fn new(cnf: &Cnf, keep_dag: bool, give_up: Option<GiveUp>) -> Self {
-        assert!(
-            NATIVE || cnf.cardinalities().is_empty(),
-            "a CNF with native cardinality constraints needs Search<true>"
-        );
+        let native: &[Cardinality] = if NATIVE { cnf.cardinalities() } else { &[] };
         let n = cnf.num_vars();
         let mut projected = vec![false; n];
         for var in cnf.projection() {
@@ -248,7 +254,7 @@ impl<const NATIVE: bool> Search<NATIVE> {
         }
         // Clauses of recorded cardinality constraints are replaced by native ones.
         let mut replaced = vec![false; cnf.num_clauses()];
-        for card in cnf.cardinalities() {
+        for card in native {
             replaced[card.clauses.clone()].fill(true);
         }
         let kept: Vec<&[Lit]> = cnf
@@ -310,7 +316,7 @@ impl<const NATIVE: bool> Search<NATIVE> {
             card_delta: Vec::new(),
             card_touched: Vec::new(),
         };
-        for card in cnf.cardinalities() {
+        for card in native {
             let id = search.cards.len() as u32;
             let start = search.card_lits.len() as u32;
             search.card_lits.extend_from_slice(&card.lits);
@@ -1457,15 +1463,33 @@ mod tests {
         assert_eq!(outcome.stats.decisions, 0);
     }
 
-    /// The search without native bookkeeping refuses a CNF that records constraints
-    /// (it would ignore them); `run` picks the right one.
+    /// Recorded constraints are searched through their clauses by the search without
+    /// native bookkeeping, and by `run` when a counter register is projected (without
+    /// its clauses it would count as free).
     #[test]
-    #[should_panic(expected = "needs Search<true>")]
-    fn a_cnf_with_native_constraints_needs_the_native_search() {
+    fn recorded_constraints_fall_back_to_their_clauses() {
+        use gridsat_encodings::CardEncoding;
         let mut cnf = Cnf::new();
-        let lits: Vec<Lit> = (0..3).map(|_| cnf.primary_var().positive()).collect();
-        gridsat_encodings::CardEncoding::Pairwise.constrain(&mut cnf, &lits, 1, 1);
-        assert_eq!(run(&cnf, false, None).unwrap().count, 3u128);
-        let _ = Search::<false>::new(&cnf, false, None);
+        let lits: Vec<Lit> = (0..4).map(|_| cnf.primary_var().positive()).collect();
+        CardEncoding::SequentialCounter.constrain(&mut cnf, &lits, 1, 2);
+        // C(4,1) + C(4,2)
+        assert_eq!(run(&cnf, false, None).unwrap().count, 10u128);
+        let plain = Search::<false>::new(&cnf, false, None).run().unwrap();
+        assert_eq!(plain.count, 10u128);
+        assert!(
+            plain.stats.assignments
+                > Search::<true>::new(&cnf, false, None)
+                    .run()
+                    .unwrap()
+                    .stats
+                    .assignments
+        );
+        // Project every register: each is a function of the inputs, so still 10.
+        let aux = cnf.cardinalities()[0].aux.clone();
+        assert!(!aux.is_empty());
+        for v in aux {
+            cnf.project(Var::from_index(v));
+        }
+        assert_eq!(run(&cnf, false, None).unwrap().count, 10u128);
     }
 }
