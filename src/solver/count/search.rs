@@ -219,14 +219,21 @@ pub(super) fn run(
     keep_dag: bool,
     give_up: Option<GiveUp>,
 ) -> Result<Outcome, SearchStats> {
-    // A projected counter register would be counted as free once its clauses are
-    // gone: then the constraints are searched through their clauses.
+    // The registers of a counter must be its own: one that is projected would count
+    // as free once its clauses are gone, and one that another clause mentions would
+    // lose its definition. Then the constraints are searched through their clauses.
     let mut is_aux = vec![false; cnf.num_vars()];
+    let mut replaced = vec![false; cnf.num_clauses()];
     for card in cnf.cardinalities() {
         is_aux[card.aux.clone()].fill(true);
+        replaced[card.clauses.clone()].fill(true);
     }
-    let projected_aux = cnf.projection().iter().any(|v| is_aux[v.index()]);
-    if cnf.cardinalities().is_empty() || projected_aux {
+    let shared_aux = cnf.projection().iter().any(|v| is_aux[v.index()])
+        || cnf
+            .clauses()
+            .zip(&replaced)
+            .any(|(clause, &r)| !r && clause.iter().any(|l| is_aux[l.var().index()]));
+    if cnf.cardinalities().is_empty() || shared_aux {
         Search::<false>::new(cnf, keep_dag, give_up).run()
     } else {
         Search::<true>::new(cnf, keep_dag, give_up).run()
@@ -1484,9 +1491,12 @@ mod tests {
                     .stats
                     .assignments
         );
-        // Project every register: each is a function of the inputs, so still 10.
+        // A clause on the top register ("at least 2"): 6 left, 11 with projected
+        // registers too (each a function of the inputs).
         let aux = cnf.cardinalities()[0].aux.clone();
-        assert!(!aux.is_empty());
+        let mut shared = cnf.clone();
+        shared.clause([Var::from_index(aux.end - 2).positive()]);
+        assert_eq!(run(&shared, false, None).unwrap().count, 6u128);
         for v in aux {
             cnf.project(Var::from_index(v));
         }
