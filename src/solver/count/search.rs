@@ -250,7 +250,7 @@ pub(super) struct Outcome {
 
 impl<const NATIVE: bool> Search<NATIVE> {
     /// With `NATIVE`, the cardinality constraints `cnf` records replace their clauses
-    /// (which `run` allows only when no auxiliary variable of theirs is projected);
+    /// (which `run` allows only when their auxiliary variables are their own);
     /// without, they are searched through their clauses like any other.
     pub fn new(cnf: &Cnf, keep_dag: bool, give_up: Option<GiveUp>) -> Self {
         let native: &[Cardinality] = if NATIVE { cnf.cardinalities() } else { &[] };
