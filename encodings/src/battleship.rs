@@ -301,28 +301,25 @@ pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
                 .filter(|(p, _)| p.length == length)
                 .map(|&(_, lit)| lit)
                 .collect();
-            if unknown == 0 {
-                FLEET_CARD.exactly(&mut cnf, &of_length, named);
-            } else {
-                FLEET_CARD.at_least(&mut cnf, &of_length, named);
-            }
+            let most = if unknown == 0 { named } else { of_length.len() };
+            FLEET_CARD.constrain(&mut cnf, &of_length, named, most);
         }
         if unknown > 0 {
             let all: Vec<Lit> = placements.iter().map(|&(_, lit)| lit).collect();
-            FLEET_CARD.exactly(&mut cnf, &all, fleet_size);
+            FLEET_CARD.constrain(&mut cnf, &all, fleet_size, fleet_size);
         }
     }
 
     cnf.begin_group("row sums");
     for (line, sum) in ship.row_lines().zip(&puzzle.row_sums) {
         if let Some(sum) = *sum {
-            card.exactly(&mut cnf, &line, sum);
+            card.constrain(&mut cnf, &line, sum, sum);
         }
     }
     cnf.begin_group("column sums");
     for (line, sum) in ship.col_lines().zip(&puzzle.col_sums) {
         if let Some(sum) = *sum {
-            card.exactly(&mut cnf, &line, sum);
+            card.constrain(&mut cnf, &line, sum, sum);
         }
     }
 
@@ -601,5 +598,62 @@ mod tests {
         };
         let cells: Vec<Cell> = p.cells().collect();
         assert_eq!(cells, [Cell::new(2, 3), Cell::new(3, 3), Cell::new(4, 3)]);
+    }
+
+    /// The fleet counts and the known sums are recorded as cardinality constraints (the
+    /// counting engine propagates those natively), each over the right literals and
+    /// bounds; the implied count and `?` sums add none.
+    #[test]
+    fn fleet_counts_and_sums_are_recorded_as_cardinality_constraints() {
+        use FleetShip::Known;
+        let puzzle = Puzzle {
+            rows: 4,
+            cols: 5,
+            row_sums: vec![Some(4), Some(0), None, Some(1)],
+            col_sums: vec![Some(1), Some(2), Some(1), Some(2), Some(1)],
+            fleet: vec![
+                Known(ShipType::Cruiser),
+                Known(ShipType::Destroyer),
+                Known(ShipType::Submarine),
+                Known(ShipType::Submarine),
+            ],
+            hints: vec![],
+        };
+        let encoded = encode(&puzzle, &Options::default());
+        // Lengths the fleet lacks have no placements: their counts (0 of nothing) are
+        // recorded too, and restrict nothing.
+        let (empty, cards): (Vec<_>, Vec<_>) = encoded
+            .cnf
+            .cardinalities()
+            .iter()
+            .partition(|card| card.lits.is_empty());
+        assert!(empty.iter().all(|card| card.lo == 0));
+        // Column sums add up to the fleet's 7 cells: the submarines' count is implied.
+        assert_eq!(implied_fleet_count(&puzzle), Some(1));
+        // Destroyers, cruisers, 3 known row sums, 5 column sums.
+        assert_eq!(cards.len(), 2 + 3 + 5);
+        for (card, length) in cards.iter().zip([2, 3]) {
+            let expected: Vec<Lit> = encoded
+                .placements
+                .iter()
+                .filter(|(p, _)| p.length == length)
+                .map(|&(_, lit)| lit)
+                .collect();
+            assert_eq!((&card.lits, card.lo, card.hi), (&expected, 1, 1));
+        }
+        let rows = [(0, 4), (1, 0), (3, 1)];
+        for (card, (r, sum)) in cards[2..5].iter().zip(rows) {
+            assert_eq!(
+                (&card.lits, card.lo, card.hi),
+                (&encoded.cells.row(r), sum, sum)
+            );
+        }
+        for (c, card) in cards[5..].iter().enumerate() {
+            let sum = puzzle.col_sums[c].unwrap();
+            assert_eq!(
+                (&card.lits, card.lo, card.hi),
+                (&encoded.cells.col(c), sum, sum)
+            );
+        }
     }
 }

@@ -134,6 +134,38 @@ pub struct Cnf {
     groups: Vec<Group>,
     open_group: Option<(String, usize, usize)>,
     projection: Vec<Var>,
+    cardinalities: Vec<Cardinality>,
+}
+
+/// A cardinality constraint `lo <= (number of true literals among lits) <= hi`, stated
+/// through `CardEncoding::constrain`: its clauses are `clauses`, its auxiliary
+/// variables (private to it: no other clause mentions them) are `aux`.
+///
+/// The clauses alone say everything (DIMACS output, CDCL solvers and
+/// `is_satisfied_by` only see them); the record lets an engine that propagates
+/// cardinality constraints natively, such as the counting engine, drop those clauses
+/// and variables and count over `lits` directly. `fill_aux` gives the auxiliary
+/// variables back their values (each is a function of the inputs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cardinality {
+    pub lits: Vec<Lit>,
+    pub lo: usize,
+    /// At most `lits.len()`.
+    pub hi: usize,
+    pub encoding: crate::card::CardEncoding,
+    pub clauses: Range<usize>,
+    pub aux: Range<usize>,
+}
+
+impl Cardinality {
+    /// Writes into `values` (indexed by variable) the value of every auxiliary variable
+    /// of this constraint, computed from the values of its inputs.
+    pub fn fill_aux(&self, values: &mut [bool]) {
+        if !self.aux.is_empty() {
+            self.encoding
+                .fill_counter(&self.lits, self.lo, self.hi, self.aux.start, values);
+        }
+    }
 }
 
 impl Cnf {
@@ -182,6 +214,15 @@ impl Cnf {
             "projecting an unknown variable"
         );
         self.projection.push(var);
+    }
+
+    /// The cardinality constraints stated through `CardEncoding::constrain`, in order.
+    pub fn cardinalities(&self) -> &[Cardinality] {
+        &self.cardinalities
+    }
+
+    pub(crate) fn record_cardinality(&mut self, cardinality: Cardinality) {
+        self.cardinalities.push(cardinality);
     }
 
     /// The projection set, in the order the variables were made primary.

@@ -93,7 +93,7 @@ pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
 
     cnf.begin_group("zones");
     for zone in &puzzle.zones {
-        card.exactly(&mut cnf, &star.select(&zone.cells), s);
+        card.constrain(&mut cnf, &star.select(&zone.cells), s, s);
     }
     cnf.begin_group("no-touch");
     for (a, b) in star.king_adjacent_pairs() {
@@ -113,8 +113,10 @@ pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
 
 fn line_constraint(cnf: &mut Cnf, options: &Options, line: &[crate::cnf::Lit]) {
     match options.line_rule {
-        LineRule::AtMost => options.card.at_most(cnf, line, options.stars),
-        LineRule::Exact => options.card.exactly(cnf, line, options.stars),
+        LineRule::AtMost => options.card.constrain(cnf, line, 0, options.stars),
+        LineRule::Exact => options
+            .card
+            .constrain(cnf, line, options.stars, options.stars),
     }
 }
 

@@ -36,21 +36,25 @@ pub fn board_symbols(puzzle: &Puzzle, ships: &[Placement]) -> Vec<char> {
     board
 }
 
-fn sum_text(sum: Option<usize>) -> String {
-    sum.map_or_else(|| "?".to_string(), |s| s.to_string())
-}
-
 /// `type row col [horizontal|vertical]`, the seed's ship line.
 pub fn ship_line(ship: &Placement) -> String {
-    let name = ship.ship_type().map_or("?", |t| t.name());
-    let mut line = format!("{name} {} {}", ship.top_left.row, ship.top_left.col);
+    let mut line = String::new();
+    push_ship_line(&mut line, ship);
+    line
+}
+
+fn push_ship_line(text: &mut String, ship: &Placement) {
+    text.push_str(ship.ship_type().map_or("?", |t| t.name()));
+    text.push(' ');
+    push_number(text, ship.top_left.row);
+    text.push(' ');
+    push_number(text, ship.top_left.col);
     if ship.length > 1 {
-        line.push_str(match ship.orientation {
+        text.push_str(match ship.orientation {
             Orientation::Horizontal => " horizontal",
             Orientation::Vertical => " vertical",
         });
     }
-    line
 }
 
 /// `Solution:`, the ship lines and the board drawing, as the seed prints them.
@@ -64,51 +68,80 @@ pub fn write_solution(
 }
 
 /// The ship lines and the board drawing.
+///
+/// Composed in memory and written at once: listing every solution of a puzzle prints
+/// thousands of boards, and one write per piece cost a sixth of puzzle10's listing.
 pub fn write_ships(out: &mut impl Write, puzzle: &Puzzle, ships: &[Placement]) -> io::Result<()> {
+    let mut text = String::with_capacity(24 * ships.len() + (puzzle.rows + 4) * (puzzle.cols + 8));
     for ship in ships {
-        writeln!(out, "{}", ship_line(ship))?;
+        push_ship_line(&mut text, ship);
+        text.push('\n');
     }
-    let board = board_symbols(puzzle, ships);
-    write_board(out, puzzle, &board)
+    push_board(&mut text, puzzle, &board_symbols(puzzle, ships));
+    out.write_all(text.as_bytes())
 }
 
 /// A framed grid of one character per cell, with the sums (the seed's board drawing).
 pub fn write_board(out: &mut impl Write, puzzle: &Puzzle, symbols: &[char]) -> io::Result<()> {
-    let border = format!("+{}+", "-".repeat(puzzle.cols));
-    writeln!(out, "{border}")?;
-    for (r, sum) in puzzle.row_sums.iter().enumerate() {
-        let row: String = symbols[r * puzzle.cols..(r + 1) * puzzle.cols]
-            .iter()
-            .collect();
-        writeln!(out, "|{row}|{}", sum_text(*sum))?;
-    }
-    writeln!(out, "{border}")?;
-    for line in column_sum_lines(&puzzle.col_sums) {
-        writeln!(out, " {}", line.trim_end())?;
-    }
-    Ok(())
+    let mut text = String::new();
+    push_board(&mut text, puzzle, symbols);
+    out.write_all(text.as_bytes())
 }
 
-/// The column sums, one digit per column and line, right-aligned (one line when every
-/// sum has one digit).
-fn column_sum_lines(sums: &[Option<usize>]) -> Vec<String> {
-    let texts: Vec<String> = sums.iter().map(|&s| sum_text(s)).collect();
-    let height = texts.iter().map(|t| t.len()).max().unwrap_or(1).max(1);
-    (0..height)
-        .map(|line| {
-            texts
-                .iter()
-                .map(|t| {
-                    let pad = height - t.len();
-                    if line < pad {
-                        ' '
-                    } else {
-                        t.as_bytes()[line - pad] as char
-                    }
-                })
-                .collect()
-        })
-        .collect()
+fn push_board(text: &mut String, puzzle: &Puzzle, symbols: &[char]) {
+    let border = |text: &mut String| {
+        text.push('+');
+        text.extend(std::iter::repeat_n('-', puzzle.cols));
+        text.push_str("+\n");
+    };
+    border(text);
+    for (r, sum) in puzzle.row_sums.iter().enumerate() {
+        text.push('|');
+        text.extend(&symbols[r * puzzle.cols..(r + 1) * puzzle.cols]);
+        text.push('|');
+        match sum {
+            Some(s) => push_number(text, *s),
+            None => text.push('?'),
+        }
+        text.push('\n');
+    }
+    border(text);
+    // The column sums, one digit per column and line, right-aligned (one line when
+    // every sum has one digit).
+    let sums = &puzzle.col_sums;
+    let height = sums.iter().map(|&s| sum_width(s)).max().unwrap_or(1);
+    for line in 0..height {
+        text.push(' ');
+        let start = text.len();
+        for &sum in sums {
+            let pad = height - sum_width(sum);
+            text.push(match sum {
+                _ if line < pad => ' ',
+                None => '?',
+                Some(s) => digit(s, height - 1 - line),
+            });
+        }
+        let end = text.trim_end().len().max(start);
+        text.truncate(end);
+        text.push('\n');
+    }
+}
+
+/// Characters of a sum as drawn: its digits, or `?`.
+fn sum_width(sum: Option<usize>) -> usize {
+    sum.map_or(1, |s| s.checked_ilog10().unwrap_or(0) as usize + 1)
+}
+
+/// Decimal digit `k` of `n`, counted from the units (0).
+fn digit(n: usize, k: usize) -> char {
+    char::from(b'0' + (n / 10usize.pow(k as u32) % 10) as u8)
+}
+
+/// `n` in decimal, without the formatting machinery (thousands of boards are drawn).
+fn push_number(text: &mut String, n: usize) {
+    for k in (0..sum_width(Some(n))).rev() {
+        text.push(digit(n, k));
+    }
 }
 
 /// A solution as JSON: the ships and the board rows.
@@ -156,10 +189,44 @@ pub fn json_solution(puzzle: &Puzzle, ships: &[Placement]) -> JsonSolution {
 mod tests {
     use super::*;
 
+    fn drawn(row_sums: Vec<Option<usize>>, col_sums: Vec<Option<usize>>) -> String {
+        let puzzle = Puzzle {
+            rows: row_sums.len(),
+            cols: col_sums.len(),
+            row_sums,
+            col_sums,
+            fleet: vec![],
+            hints: vec![],
+        };
+        let mut out = Vec::new();
+        write_board(&mut out, &puzzle, &vec![' '; puzzle.rows * puzzle.cols]).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
     #[test]
     fn wide_column_sums_stack_digits_under_their_columns() {
-        let lines = column_sum_lines(&[Some(2), Some(11), None, Some(10)]);
-        assert_eq!(lines, [" 1 1", "21?0"]);
-        assert_eq!(column_sum_lines(&[Some(1), Some(2)]), ["12"]);
+        let text = drawn(vec![Some(1)], vec![Some(2), Some(11), None, Some(10)]);
+        assert_eq!(text, "+----+\n|    |1\n+----+\n  1 1\n 21?0\n");
+        let text = drawn(
+            vec![Some(0), Some(105)],
+            vec![Some(2), Some(11), None, Some(100)],
+        );
+        assert_eq!(
+            text,
+            "+----+\n|    |0\n|    |105\n+----+\n    1\n  1 0\n 21?0\n"
+        );
+        assert_eq!(
+            drawn(vec![None], vec![Some(1), Some(2)]),
+            "+--+\n|  |?\n+--+\n 12\n"
+        );
+    }
+
+    #[test]
+    fn numbers_are_written_as_format_writes_them() {
+        for n in [0, 7, 10, 99, 100, 12345] {
+            let mut s = String::new();
+            push_number(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
     }
 }

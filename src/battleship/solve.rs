@@ -125,16 +125,18 @@ fn list_all(
     let all = AllSolutions::find(&encoded.cnf)?;
     let mut failure = None;
     let mut visited = 0u64;
-    let flow = all.for_each(|values| match checked_ships(puzzle, encoded, values) {
-        Ok(ships) => {
-            visited += 1;
-            visit(&ships)
-        }
-        Err(e) => {
-            failure = Some(e);
-            ControlFlow::Break(())
-        }
-    });
+    // Ships and cells are all that is read: the counters' variables need no values.
+    let flow =
+        all.for_each_without_counters(|values| match checked_ships(puzzle, encoded, values) {
+            Ok(ships) => {
+                visited += 1;
+                visit(&ships)
+            }
+            Err(e) => {
+                failure = Some(e);
+                ControlFlow::Break(())
+            }
+        });
     if let Some(e) = failure {
         return Err(e);
     }

@@ -19,8 +19,12 @@ fn fail<T>(message: String) -> Result<T, Violation> {
 /// corner), row and column sums, the fleet, and every cell hint.
 pub fn verify(puzzle: &Puzzle, ships: &[Placement]) -> Result<(), Violation> {
     let (rows, cols) = (puzzle.rows, puzzle.cols);
-    // owner[r][c] = index of the ship on that cell.
-    let mut owner: Vec<Vec<Option<usize>>> = vec![vec![None; cols]; rows];
+    // owner[r][c] = index of the ship on that cell (one flat row-major array: this
+    // runs on every listed solution).
+    let mut owner = Owners {
+        cols,
+        cells: vec![None; rows * cols],
+    };
     for (index, ship) in ships.iter().enumerate() {
         if !(1..=MAX_SHIP_LENGTH).contains(&ship.length) {
             return fail(format!("ship {ship:?} has length {}", ship.length));
@@ -33,27 +37,25 @@ pub fn verify(puzzle: &Puzzle, ships: &[Placement]) -> Result<(), Violation> {
             if r >= rows || c >= cols {
                 return fail(format!("ship {ship:?} leaves the board"));
             }
-            if let Some(other) = owner[r][c] {
+            if let Some(other) = owner.at(r, c) {
                 return fail(format!("ships {:?} and {ship:?} overlap", ships[other]));
             }
-            owner[r][c] = Some(index);
+            owner.cells[r * cols + c] = Some(index);
         }
     }
 
     for r in 0..rows {
         for c in 0..cols {
-            let Some(me) = owner[r][c] else { continue };
-            let near_rows = r.saturating_sub(1)..=(r + 1).min(rows - 1);
-            let near = near_rows.flat_map(|nr| {
-                (c.saturating_sub(1)..=(c + 1).min(cols - 1)).map(move |nc| (nr, nc))
-            });
-            for (nr, nc) in near {
-                if let Some(other) = owner[nr][nc] {
-                    if other != me {
-                        return fail(format!(
-                            "ships {:?} and {:?} touch at ({r}, {c}) and ({nr}, {nc})",
-                            ships[me], ships[other]
-                        ));
+            let Some(me) = owner.at(r, c) else { continue };
+            for nr in r.saturating_sub(1)..=(r + 1).min(rows - 1) {
+                for nc in c.saturating_sub(1)..=(c + 1).min(cols - 1) {
+                    if let Some(other) = owner.at(nr, nc) {
+                        if other != me {
+                            return fail(format!(
+                                "ships {:?} and {:?} touch at ({r}, {c}) and ({nr}, {nc})",
+                                ships[me], ships[other]
+                            ));
+                        }
                     }
                 }
             }
@@ -61,7 +63,7 @@ pub fn verify(puzzle: &Puzzle, ships: &[Placement]) -> Result<(), Violation> {
     }
 
     for (r, sum) in puzzle.row_sums.iter().enumerate() {
-        let count = owner[r].iter().filter(|o| o.is_some()).count();
+        let count = (0..cols).filter(|&c| owner.at(r, c).is_some()).count();
         if let Some(sum) = *sum {
             if count != sum {
                 return fail(format!("row {r} holds {count} ship cells, not {sum}"));
@@ -69,7 +71,7 @@ pub fn verify(puzzle: &Puzzle, ships: &[Placement]) -> Result<(), Violation> {
         }
     }
     for (c, sum) in puzzle.col_sums.iter().enumerate() {
-        let count = owner.iter().filter(|line| line[c].is_some()).count();
+        let count = (0..rows).filter(|&r| owner.at(r, c).is_some()).count();
         if let Some(sum) = *sum {
             if count != sum {
                 return fail(format!("column {c} holds {count} ship cells, not {sum}"));
@@ -106,7 +108,7 @@ pub fn verify(puzzle: &Puzzle, ships: &[Placement]) -> Result<(), Violation> {
 
     for hint in &puzzle.hints {
         let (r, c) = (hint.cell.row, hint.cell.col);
-        let seen = match owner[r][c] {
+        let seen = match owner.at(r, c) {
             None => Piece::Water,
             Some(index) => piece_of(&ships[index], r, c),
         };
@@ -119,6 +121,18 @@ pub fn verify(puzzle: &Puzzle, ships: &[Placement]) -> Result<(), Violation> {
         }
     }
     Ok(())
+}
+
+/// The index of the ship on each cell, row-major.
+struct Owners {
+    cols: usize,
+    cells: Vec<Option<usize>>,
+}
+
+impl Owners {
+    fn at(&self, r: usize, c: usize) -> Option<usize> {
+        self.cells[r * self.cols + c]
+    }
 }
 
 /// Which part of `ship` the cell `(r, c)` (on the ship) is.

@@ -74,6 +74,19 @@ impl AllSolutions {
             AllSolutions::Compiled(solutions) => solutions.for_each(visit),
         }
     }
+
+    /// `for_each`, except that the counting engine does not compute the auxiliary
+    /// variables of recorded cardinality constraints (see
+    /// `Solutions::for_each_without_counters`).
+    pub fn for_each_without_counters(
+        &self,
+        visit: impl FnMut(&[bool]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        match self {
+            AllSolutions::Enumerated(_) => self.for_each(visit),
+            AllSolutions::Compiled(solutions) => solutions.for_each_without_counters(visit),
+        }
+    }
 }
 
 /// The number of solutions projected on `cnf.projection()`.
@@ -160,6 +173,33 @@ mod tests {
             check(&cnf, &all, n);
             assert_eq!(count_all_with(&cnf, AT_ONCE).unwrap(), (n + 1) as u128);
         }
+    }
+
+    /// With a recorded cardinality constraint the engine leaves its counter out:
+    /// `for_each` fills the counter in (every listed assignment satisfies the whole
+    /// CNF), `for_each_without_counters` lists the same solutions on the projection.
+    #[test]
+    fn counters_are_filled_in_unless_asked_not_to() {
+        let mut cnf = Cnf::new();
+        let lits: Vec<_> = (0..6).map(|_| cnf.primary_var().positive()).collect();
+        gridsat_encodings::CardEncoding::SequentialCounter.constrain(&mut cnf, &lits, 2, 3);
+        let all = AllSolutions::find(&cnf).unwrap();
+        assert!(matches!(all, AllSolutions::Compiled(_)));
+        // C(6,2) + C(6,3)
+        assert_eq!(all.count(), 35u128);
+        let (mut full, mut bare) = (Vec::new(), Vec::new());
+        let _ = all.for_each(|values| {
+            assert!(cnf.is_satisfied_by(values));
+            full.push(values[..6].to_vec());
+            ControlFlow::Continue(())
+        });
+        let _ = all.for_each_without_counters(|values| {
+            assert!(values[6..].iter().all(|&v| !v));
+            bare.push(values[..6].to_vec());
+            ControlFlow::Continue(())
+        });
+        assert_eq!(full.len(), 35);
+        assert_eq!(full, bare);
     }
 
     /// A random 3-CNF over `n` projected variables with `m` clauses (xorshift64).

@@ -15,7 +15,7 @@ mod sequential;
 mod sorting_network;
 mod totalizer;
 
-use crate::cnf::{Cnf, Lit};
+use crate::cnf::{Cardinality, Cnf, Lit};
 
 /// Which CNF encoding a cardinality constraint uses. For `n` inputs and a counter
 /// truncated at `m` (see the module docs):
@@ -110,6 +110,48 @@ impl CardEncoding {
         }
         if hi < n {
             cnf.clause([!outputs[hi]]);
+        }
+    }
+
+    /// `between`, recorded as well in `cnf.cardinalities()`, so that an engine with native
+    /// cardinality constraints (the counting engine) can propagate it directly over
+    /// `lits` instead of through the counter's clauses and auxiliary variables. The
+    /// clauses written are exactly those of `between`.
+    pub fn constrain(self, cnf: &mut Cnf, lits: &[Lit], lo: usize, hi: usize) {
+        let (clauses, vars) = (cnf.num_clauses(), cnf.num_vars());
+        self.between(cnf, lits, lo, hi);
+        cnf.record_cardinality(Cardinality {
+            lits: lits.to_vec(),
+            lo,
+            hi: hi.min(lits.len()),
+            encoding: self,
+            clauses: clauses..cnf.num_clauses(),
+            aux: vars..cnf.num_vars(),
+        });
+    }
+
+    /// The values of the auxiliary variables `between(cnf, lits, lo, hi)` created (numbered
+    /// from `first_aux`, in creation order), computed from the values of `lits` in
+    /// `values` and written there. Mirrors `between`: only a counter creates variables.
+    pub(crate) fn fill_counter(
+        self,
+        lits: &[Lit],
+        lo: usize,
+        hi: usize,
+        first_aux: usize,
+        values: &mut [bool],
+    ) {
+        let n = lits.len();
+        let hi = hi.min(n);
+        if lo > hi || (lo == 0 && hi == n) || hi == 0 || lo == n {
+            return;
+        }
+        let m = if hi < n { hi + 1 } else { lo };
+        match self {
+            CardEncoding::Pairwise => {}
+            CardEncoding::SequentialCounter => sequential::fill(lits, m, first_aux, values),
+            CardEncoding::Totalizer => totalizer::fill(lits, m, first_aux, values),
+            CardEncoding::SortingNetwork => sorting_network::fill(lits, m, first_aux, values),
         }
     }
 

@@ -44,3 +44,17 @@ pub fn unary(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
     assert_eq!(prev.len(), m);
     prev
 }
+
+/// The values of the variables `unary` creates, in creation order from `first`:
+/// `s(i, j)` is whether at least `j` of the first `i` inputs are true.
+pub fn fill(lits: &[Lit], m: usize, first: usize, values: &mut [bool]) {
+    let mut next = first;
+    let mut count = usize::from(lits[0].eval(values));
+    for (i, x) in lits.iter().enumerate().skip(1) {
+        count += usize::from(x.eval(values));
+        for j in 1..=(i + 1).min(m) {
+            values[next] = count >= j;
+            next += 1;
+        }
+    }
+}

@@ -30,6 +30,29 @@ pub fn unary(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
         .collect()
 }
 
+/// The values of the variables `unary` creates, in creation order from `first`: each
+/// comparator of two real wires makes its `max` (or) and then its `min` (and).
+pub fn fill(lits: &[Lit], _m: usize, first: usize, values: &mut [bool]) {
+    let size = lits.len().next_power_of_two();
+    let mut wires: Vec<Option<bool>> = lits.iter().map(|l| Some(l.eval(values))).collect();
+    wires.resize(size, None);
+    let mut next = first;
+    for (hi, lo) in batcher_comparators(size) {
+        let (max, min) = match (wires[hi], wires[lo]) {
+            (Some(a), Some(b)) => {
+                values[next] = a || b;
+                values[next + 1] = a && b;
+                next += 2;
+                (Some(a || b), Some(a && b))
+            }
+            (Some(a), None) | (None, Some(a)) => (Some(a), None),
+            (None, None) => (None, None),
+        };
+        wires[hi] = max;
+        wires[lo] = min;
+    }
+}
+
 /// Comparators `(i, j)` with `i < j` for a network of `size` wires (a power of two);
 /// after all of them, the larger value sits on the smaller index.
 fn batcher_comparators(size: usize) -> Vec<(usize, usize)> {

@@ -13,6 +13,29 @@ pub fn unary(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
     out
 }
 
+/// The values of the variables `unary` creates, in creation order from `first`: every
+/// node's output `o_t` is whether at least `t` of its leaves are true.
+pub fn fill(lits: &[Lit], m: usize, first: usize, values: &mut [bool]) {
+    let mut next = first;
+    fill_node(lits, m, &mut next, values);
+}
+
+/// The number of true leaves below this node and the number of its outputs.
+fn fill_node(lits: &[Lit], m: usize, next: &mut usize, values: &mut [bool]) -> (usize, usize) {
+    if lits.len() == 1 {
+        return (usize::from(lits[0].eval(values)), 1);
+    }
+    let (left, right) = lits.split_at(lits.len() / 2);
+    let (cl, wl) = fill_node(left, m, next, values);
+    let (cr, wr) = fill_node(right, m, next, values);
+    let width = (wl + wr).min(m);
+    for t in 1..=width {
+        values[*next] = cl + cr >= t;
+        *next += 1;
+    }
+    (cl + cr, width)
+}
+
 fn node(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
     if lits.len() == 1 {
         return vec![lits[0]];

@@ -104,7 +104,7 @@ impl Dag {
         &self,
         root: NodeId,
         values: &mut [bool],
-        visit: &mut dyn FnMut(&[bool]) -> ControlFlow<()>,
+        visit: &mut dyn FnMut(&mut [bool]) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let mut walker = Walker {
             dag: self,

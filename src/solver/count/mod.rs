@@ -45,7 +45,7 @@ mod search;
 pub use number::Count;
 pub use search::{GiveUp, SearchStats};
 
-use gridsat_encodings::cnf::Cnf;
+use gridsat_encodings::cnf::{Cardinality, Cnf};
 use std::ops::ControlFlow;
 
 /// Deep searches recurse once per decision (a few hundred bytes a level); run them on a
@@ -74,7 +74,7 @@ pub fn count_solutions(cnf: &Cnf) -> Count {
 /// `count_solutions`, with what the search did.
 pub fn count_with_stats(cnf: &Cnf) -> (Count, SearchStats) {
     on_big_stack(|| {
-        let outcome = search::Search::new(cnf, false, None).run();
+        let outcome = search::run(cnf, false, None);
         let outcome = outcome.expect("a search without a give-up rule finishes");
         (outcome.count, outcome.stats)
     })
@@ -83,7 +83,7 @@ pub fn count_with_stats(cnf: &Cnf) -> (Count, SearchStats) {
 /// `count_solutions`, or `None` if the search met the `give_up` rule first.
 pub fn count_within(cnf: &Cnf, give_up: GiveUp) -> Option<Count> {
     on_big_stack(|| {
-        let outcome = search::Search::new(cnf, false, Some(give_up)).run().ok()?;
+        let outcome = search::run(cnf, false, Some(give_up)).ok()?;
         Some(outcome.count)
     })
 }
@@ -101,6 +101,9 @@ pub struct Solutions {
     dag: dag::Dag,
     root: dag::Edge,
     stats: SearchStats,
+    /// The cardinality constraints with auxiliary variables: the search left those
+    /// out, and listing gives them their values.
+    counters: Vec<Cardinality>,
 }
 
 impl Solutions {
@@ -116,13 +119,19 @@ impl Solutions {
 
     fn compile_search(cnf: &Cnf, give_up: Option<GiveUp>) -> Option<Solutions> {
         on_big_stack(|| {
-            let outcome = search::Search::new(cnf, true, give_up).run().ok()?;
+            let outcome = search::run(cnf, true, give_up).ok()?;
             Some(Solutions {
                 count: outcome.count,
                 num_vars: cnf.num_vars(),
                 dag: outcome.dag,
                 root: outcome.root,
                 stats: outcome.stats,
+                counters: cnf
+                    .cardinalities()
+                    .iter()
+                    .filter(|c| !c.aux.is_empty())
+                    .cloned()
+                    .collect(),
             })
         })
     }
@@ -150,12 +159,32 @@ impl Solutions {
     /// a full satisfying assignment of the whole CNF, auxiliary variables included. It
     /// is only valid during the call.
     pub fn for_each(&self, mut visit: impl FnMut(&[bool]) -> ControlFlow<()>) -> ControlFlow<()> {
+        self.walk(&mut |values| {
+            for counter in &self.counters {
+                counter.fill_aux(values);
+            }
+            visit(values)
+        })
+    }
+
+    /// `for_each`, except that the auxiliary variables of the cardinality constraints
+    /// recorded in the CNF (`Cnf::cardinalities`) are not computed (the native search
+    /// leaves them false): for callers that read only other variables (Battleship reads
+    /// cells and ships; puzzle10's counters hold 1,000 variables per solution).
+    pub fn for_each_without_counters(
+        &self,
+        mut visit: impl FnMut(&[bool]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.walk(&mut |values| visit(values))
+    }
+
+    fn walk(&self, visit: &mut dyn FnMut(&mut [bool]) -> ControlFlow<()>) -> ControlFlow<()> {
         if self.root.child == dag::FALSE {
             return ControlFlow::Continue(());
         }
         debug_assert!(self.dag.is_kept());
         let mut values = vec![false; self.num_vars];
         self.dag.set(&self.root.lits, &mut values);
-        self.dag.walk(self.root.child, &mut values, &mut visit)
+        self.dag.walk(self.root.child, &mut values, visit)
     }
 }

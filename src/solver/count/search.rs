@@ -14,7 +14,7 @@
 
 use super::dag::{Dag, Edge, Node, NodeId, FALSE, TRUE};
 use super::number::Count;
-use gridsat_encodings::cnf::{Cnf, Lit, Var};
+use gridsat_encodings::cnf::{Cardinality, Cnf, Lit, Var};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -111,7 +111,7 @@ const RARE_SPLITS: u64 = 64;
 /// about one in ten (and its hits save 8% of its decisions).
 const CACHE_TRIAL: (u64, u64) = (4096, 5);
 
-pub(super) struct Search {
+pub(super) struct Search<const NATIVE: bool> {
     num_vars: usize,
     /// Literals of the clauses of length >= 3 ("long"), reordered in place for watching.
     lits: Vec<Lit>,
@@ -167,6 +167,77 @@ pub(super) struct Search {
     cache_decisions: bool,
     /// Set when `give_up` fired: every pending call then returns at once.
     gave_up: bool,
+    /// The formula's cardinality constraints (`Cnf::cardinalities`), propagated by
+    /// counting instead of through their clauses, which the search leaves out together
+    /// with their auxiliary variables.
+    cards: Vec<NativeCard>,
+    /// Literals of the native constraints, `NativeCard::start..end` each.
+    card_lits: Vec<Lit>,
+    /// Per literal code: the native constraints it occurs in, once per occurrence.
+    card_occ: Vec<Vec<u32>>,
+    /// Per variable: the native constraints it occurs in, each once.
+    card_by_var: Vec<Vec<u32>>,
+    card_stamp: Vec<u32>,
+    /// Scratch for `child_key`: per constraint, literals made true and false since the
+    /// mark, and the constraints touched.
+    card_delta: Vec<(u32, u32)>,
+    card_touched: Vec<u32>,
+}
+
+/// `lo <= (true literals among card_lits[start..end]) <= hi`, with the number of its
+/// literals now true (`t`) and false (`f`), kept at every assignment and backtrack.
+#[derive(Clone, Copy)]
+struct NativeCard {
+    start: u32,
+    end: u32,
+    lo: u32,
+    hi: u32,
+    t: u32,
+    f: u32,
+}
+
+impl NativeCard {
+    fn len(&self) -> u32 {
+        self.end - self.start
+    }
+
+    /// Whether the constraint still restricts its unassigned literals when `t` of its
+    /// literals are true and `f` false. Once it does not, it never does again deeper
+    /// down (both bounds only get looser relative to what is left), so like a satisfied
+    /// clause it drops out of components and keys.
+    fn restricts(&self, t: u32, f: u32) -> bool {
+        let open = self.len() - t - f;
+        open > 0 && (t < self.lo || t + open > self.hi)
+    }
+}
+
+/// Counts (and keeps the DAG if `keep_dag`) with the search that suits `cnf`: the one
+/// with native cardinality constraints only when the CNF records some, so that formulas
+/// without pay nothing for their bookkeeping.
+pub(super) fn run(
+    cnf: &Cnf,
+    keep_dag: bool,
+    give_up: Option<GiveUp>,
+) -> Result<Outcome, SearchStats> {
+    // The registers of a counter must be its own: one that is projected would count
+    // as free once its clauses are gone, and one that another clause mentions would
+    // lose its definition. Then the constraints are searched through their clauses.
+    let mut is_aux = vec![false; cnf.num_vars()];
+    let mut replaced = vec![false; cnf.num_clauses()];
+    for card in cnf.cardinalities() {
+        is_aux[card.aux.clone()].fill(true);
+        replaced[card.clauses.clone()].fill(true);
+    }
+    let shared_aux = cnf.projection().iter().any(|v| is_aux[v.index()])
+        || cnf
+            .clauses()
+            .zip(&replaced)
+            .any(|(clause, &r)| !r && clause.iter().any(|l| is_aux[l.var().index()]));
+    if cnf.cardinalities().is_empty() || shared_aux {
+        Search::<false>::new(cnf, keep_dag, give_up).run()
+    } else {
+        Search::<true>::new(cnf, keep_dag, give_up).run()
+    }
 }
 
 /// What `Search::run` found: the count, and the DAG to list solutions from.
@@ -177,14 +248,29 @@ pub(super) struct Outcome {
     pub stats: SearchStats,
 }
 
-impl Search {
-    pub fn new(cnf: &Cnf, keep_dag: bool, give_up: Option<GiveUp>) -> Search {
+impl<const NATIVE: bool> Search<NATIVE> {
+    /// With `NATIVE`, the cardinality constraints `cnf` records replace their clauses
+    /// (which `run` allows only when their auxiliary variables are their own);
+    /// without, they are searched through their clauses like any other.
+    pub fn new(cnf: &Cnf, keep_dag: bool, give_up: Option<GiveUp>) -> Self {
+        let native: &[Cardinality] = if NATIVE { cnf.cardinalities() } else { &[] };
         let n = cnf.num_vars();
         let mut projected = vec![false; n];
         for var in cnf.projection() {
             projected[var.index()] = true;
         }
-        let gates = gate_order(cnf, &projected);
+        // Clauses of recorded cardinality constraints are replaced by native ones.
+        let mut replaced = vec![false; cnf.num_clauses()];
+        for card in native {
+            replaced[card.clauses.clone()].fill(true);
+        }
+        let kept: Vec<&[Lit]> = cnf
+            .clauses()
+            .zip(&replaced)
+            .filter(|&(_, &r)| !r)
+            .map(|(c, _)| c)
+            .collect();
+        let gates = gate_order(n, &kept, &projected);
         let mut rank = vec![NO_RANK; n];
         let order = gates.iter().chain(cnf.projection());
         for (position, var) in order.enumerate() {
@@ -228,9 +314,40 @@ impl Search {
             give_up,
             cache_decisions: true,
             gave_up: false,
+            cards: Vec::new(),
+            card_lits: Vec::new(),
+            // Only the native search reads these (the other keeps no per-variable cost).
+            card_occ: vec![Vec::new(); if NATIVE { 2 * n } else { 0 }],
+            card_by_var: vec![Vec::new(); if NATIVE { n } else { 0 }],
+            card_stamp: Vec::new(),
+            card_delta: Vec::new(),
+            card_touched: Vec::new(),
         };
+        for card in native {
+            let id = search.cards.len() as u32;
+            let start = search.card_lits.len() as u32;
+            search.card_lits.extend_from_slice(&card.lits);
+            for lit in &card.lits {
+                search.card_occ[lit.code()].push(id);
+                let by_var = &mut search.card_by_var[lit.var().index()];
+                if by_var.last() != Some(&id) {
+                    by_var.push(id);
+                }
+            }
+            let clamp = |k: usize| u32::try_from(k).unwrap_or(u32::MAX);
+            search.cards.push(NativeCard {
+                start,
+                end: search.card_lits.len() as u32,
+                lo: clamp(card.lo),
+                hi: clamp(card.hi),
+                t: 0,
+                f: 0,
+            });
+        }
+        search.card_stamp = vec![0; search.cards.len()];
+        search.card_delta = vec![(0, 0); search.cards.len()];
         let mut clause: Vec<Lit> = Vec::new();
-        for original in cnf.clauses() {
+        for original in kept {
             clause.clear();
             clause.extend_from_slice(original);
             clause.sort_unstable();
@@ -308,6 +425,12 @@ impl Search {
                 _ => self.assign(unit),
             }
         }
+        // A native constraint may force or refute something before any assignment.
+        for c in 0..self.cards.len() {
+            if !self.settle_card(c as u32) {
+                return Ok(unsat);
+            }
+        }
         if !self.propagate() {
             return Ok(unsat);
         }
@@ -341,6 +464,42 @@ impl Search {
         self.value[(!lit).code()] = -1;
         self.position[lit.var().index()] = self.trail.len() as u32;
         self.trail.push(lit);
+        if NATIVE {
+            for &c in &self.card_occ[lit.code()] {
+                self.cards[c as usize].t += 1;
+            }
+            for &c in &self.card_occ[(!lit).code()] {
+                self.cards[c as usize].f += 1;
+            }
+        }
+    }
+
+    /// Checks native constraint `c` against its counts: false if they break it; when
+    /// they reach a bound, assigns its unassigned literals (false at the upper bound,
+    /// true at the lower one).
+    fn settle_card(&mut self, c: u32) -> bool {
+        let card = self.cards[c as usize];
+        let n = card.len();
+        if card.t > card.hi || card.f.saturating_add(card.lo) > n {
+            return false;
+        }
+        if card.t + card.f == n {
+            return true;
+        }
+        let value = if card.t == card.hi {
+            false
+        } else if n - card.f == card.lo {
+            true
+        } else {
+            return true;
+        };
+        for k in card.start..card.end {
+            let lit = self.card_lits[k as usize];
+            if self.value[lit.code()] == 0 {
+                self.assign(if value { lit } else { !lit });
+            }
+        }
+        true
     }
 
     /// Whether some literal of long clause `id` is true.
@@ -352,9 +511,37 @@ impl Search {
     }
 
     /// `key` minus the variables assigned since trail position `mark` and the long
-    /// clauses they satisfied (each once: at its first true literal on the trail).
-    fn child_key(&self, key: Key, mark: usize) -> Key {
+    /// clauses they satisfied (each once: at its first true literal on the trail), with
+    /// the native constraints they touched keyed by their new counts.
+    fn child_key(&mut self, key: Key, mark: usize) -> Key {
         let mut child = key;
+        let with_cards = if NATIVE { mark } else { self.trail.len() };
+        for lit in &self.trail[with_cards..] {
+            for (code, positive) in [(lit.code(), true), ((!*lit).code(), false)] {
+                for &c in &self.card_occ[code] {
+                    let delta = &mut self.card_delta[c as usize];
+                    if *delta == (0, 0) {
+                        self.card_touched.push(c);
+                    }
+                    if positive {
+                        delta.0 += 1;
+                    } else {
+                        delta.1 += 1;
+                    }
+                }
+            }
+        }
+        for &c in &self.card_touched {
+            let card = &self.cards[c as usize];
+            let (dt, df) = std::mem::take(&mut self.card_delta[c as usize]);
+            if card.restricts(card.t - dt, card.f - df) {
+                child = sub(child, card_key(c, card.t - dt));
+            }
+            if card.restricts(card.t, card.f) {
+                child = add(child, card_key(c, card.t));
+            }
+        }
+        self.card_touched.clear();
         for (at, lit) in self.trail.iter().enumerate().skip(mark) {
             child = sub(child, self.var_hash[lit.var().index()]);
             for &id in &self.long_by_lit[lit.code()] {
@@ -374,6 +561,16 @@ impl Search {
         if mark >= self.trail.len() {
             return;
         }
+        if NATIVE {
+            for &lit in &self.trail[mark..] {
+                for &c in &self.card_occ[lit.code()] {
+                    self.cards[c as usize].t -= 1;
+                }
+                for &c in &self.card_occ[(!lit).code()] {
+                    self.cards[c as usize].f -= 1;
+                }
+            }
+        }
         for lit in self.trail.drain(mark..) {
             self.value[lit.code()] = 0;
             self.value[(!lit).code()] = 0;
@@ -386,6 +583,11 @@ impl Search {
         while self.queue_head < self.trail.len() {
             let falsified = !self.trail[self.queue_head];
             self.queue_head += 1;
+            // Native constraints first: an over-full row or column is the commonest
+            // conflict, and finding it costs less than the clauses' work.
+            if NATIVE && !self.settle_cards(falsified) {
+                return false;
+            }
 
             let implied = std::mem::take(&mut self.implications[falsified.code()]);
             let mut ok = true;
@@ -481,6 +683,36 @@ impl Search {
         true
     }
 
+    /// The native constraints' part of `propagate`, for a literal just processed
+    /// (`falsified` is its negation); false on a conflict. Out of line, so that
+    /// formulas without native constraints keep `propagate` as small as it was.
+    ///
+    /// A literal made true can only bring its constraints to their upper bound, one
+    /// made false to their lower bound: only those at that bound need settling.
+    #[inline(never)]
+    fn settle_cards(&mut self, falsified: Lit) -> bool {
+        for (code, made_true) in [((!falsified).code(), true), (falsified.code(), false)] {
+            // By index: settling assigns literals but never changes occurrence lists.
+            for i in 0..self.card_occ[code].len() {
+                let c = self.card_occ[code][i];
+                let card = &self.cards[c as usize];
+                // Past the bound is a conflict; at it, with literals left, they are
+                // forced.
+                let open = card.t + card.f < card.len();
+                let act = if made_true {
+                    card.t > card.hi || (card.t == card.hi && open)
+                } else {
+                    let least = card.f.saturating_add(card.lo);
+                    least > card.len() || (least == card.len() && open)
+                };
+                if act && !self.settle_card(c) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// Splits the unassigned variables among `vars` into components.
     ///
     /// A residual formula is fixed by its variable set and by the set of its unsatisfied
@@ -499,6 +731,7 @@ impl Search {
         if self.stamp == 0 {
             self.var_stamp.fill(0);
             self.clause_stamp.fill(0);
+            self.card_stamp.fill(0);
             self.stamp = 1;
         }
         let stamp = self.stamp;
@@ -523,6 +756,30 @@ impl Search {
                         clauses += 1;
                         let w = other.var().index();
                         if self.var_stamp[w] != stamp {
+                            self.var_stamp[w] = stamp;
+                            members.push(w as u32);
+                        }
+                    }
+                }
+                let native = if NATIVE {
+                    &self.card_by_var[var][..]
+                } else {
+                    &[]
+                };
+                for &c in native {
+                    if self.card_stamp[c as usize] == stamp {
+                        continue;
+                    }
+                    self.card_stamp[c as usize] = stamp;
+                    let card = self.cards[c as usize];
+                    if !card.restricts(card.t, card.f) {
+                        continue;
+                    }
+                    clauses += 1;
+                    key = add(key, card_key(c, card.t));
+                    for lit in &self.card_lits[card.start as usize..card.end as usize] {
+                        let w = lit.var().index();
+                        if self.value[lit.code()] == 0 && self.var_stamp[w] != stamp {
                             self.var_stamp[w] = stamp;
                             members.push(w as u32);
                         }
@@ -618,7 +875,7 @@ impl Search {
     fn cached(
         &mut self,
         key: Key,
-        compute: impl FnOnce(&mut Search) -> (Count, NodeId),
+        compute: impl FnOnce(&mut Self) -> (Count, NodeId),
     ) -> (Count, NodeId) {
         if let Some(hit) = self.cache.get(&key) {
             self.stats.cache_hits += 1;
@@ -788,16 +1045,16 @@ const MIN_GATE_INPUTS: usize = 3;
 /// not projected. For Battleship the gates are the ship placements, and deciding long
 /// ships first, as a hand-written backtracker does, cuts the dead ends of a cell-by-cell
 /// search: a board is a few ships, and most partial boards of cells cannot be completed.
-fn gate_order(cnf: &Cnf, projected: &[bool]) -> Vec<Var> {
+fn gate_order(num_vars: usize, clauses: &[&[Lit]], projected: &[bool]) -> Vec<Var> {
     let pair = |a: Lit, b: Lit| (a.code().min(b.code()), a.code().max(b.code()));
-    let binary: HashSet<(usize, usize)> = cnf
-        .clauses()
+    let binary: HashSet<(usize, usize)> = clauses
+        .iter()
         .filter(|c| c.len() == 2)
         .map(|c| pair(c[0], c[1]))
         .collect();
-    let mut seen = vec![false; cnf.num_vars()];
+    let mut seen = vec![false; num_vars];
     let mut gates = Vec::new();
-    for clause in cnf.clauses().filter(|c| c.len() > MIN_GATE_INPUTS) {
+    for &clause in clauses.iter().filter(|c| c.len() > MIN_GATE_INPUTS) {
         for &output in clause {
             let var = output.var().index();
             if projected[var] || seen[var] {
@@ -818,10 +1075,18 @@ fn gate_order(cnf: &Cnf, projected: &[bool]) -> Vec<Var> {
     gates.into_iter().map(|(_, var)| var).collect()
 }
 
+/// The key of a native constraint that still restricts, with `t` literals true.
+fn card_key(c: u32, t: u32) -> Key {
+    let x = u64::from(c) << 32 | u64::from(t);
+    (mix(x ^ SEED_CARD_1), mix(x ^ SEED_CARD_2))
+}
+
 const SEED_VAR_1: u64 = 0x9e37_79b9_7f4a_7c15;
 const SEED_VAR_2: u64 = 0xc2b2_ae3d_27d4_eb4f;
 const SEED_CLAUSE_1: u64 = 0x1656_67b1_9e37_79f9;
 const SEED_CLAUSE_2: u64 = 0x27d4_eb2f_1656_67c5;
+const SEED_CARD_1: u64 = 0x85eb_ca77_c2b2_ae63;
+const SEED_CARD_2: u64 = 0x3c6e_f372_fe94_f82b;
 
 /// splitmix64's finaliser: a bijection that spreads every input bit over the output.
 fn mix(mut x: u64) -> u64 {
@@ -895,10 +1160,10 @@ mod tests {
     #[test]
     fn a_tiny_cache_that_keeps_emptying_still_counts_exactly() {
         let cnf = grid_cnf(7, 4);
-        let full = Search::new(&cnf, true, None).run().unwrap();
+        let full = Search::<false>::new(&cnf, true, None).run().unwrap();
         assert_eq!(full.count, expected(7, 4));
         assert!(full.stats.cache_hits > 0);
-        let mut small = Search::new(&cnf, true, None);
+        let mut small = Search::<false>::new(&cnf, true, None);
         small.cache_limit = 3;
         let outcome = small.run().unwrap();
         assert_eq!(outcome.count, expected(7, 4));
@@ -917,7 +1182,10 @@ mod tests {
     }
 
     /// Counts and lists with the given search, checking every listed assignment.
-    fn listed(cnf: &Cnf, search: Search) -> (Count, std::collections::BTreeSet<Vec<bool>>) {
+    fn listed<const NATIVE: bool>(
+        cnf: &Cnf,
+        search: Search<NATIVE>,
+    ) -> (Count, std::collections::BTreeSet<Vec<bool>>) {
         let outcome = search.run().expect("no give-up rule");
         let mut seen = std::collections::BTreeSet::new();
         if outcome.root.child != FALSE {
@@ -926,6 +1194,10 @@ mod tests {
             let _ = outcome
                 .dag
                 .walk(outcome.root.child, &mut values, &mut |values| {
+                    // The search left out the counters of native constraints.
+                    for card in cnf.cardinalities() {
+                        card.fill_aux(values);
+                    }
                     assert!(cnf.is_satisfied_by(values));
                     let projected: Vec<bool> =
                         cnf.projection().iter().map(|v| values[v.index()]).collect();
@@ -973,7 +1245,7 @@ mod tests {
             }
             let expected = brute_force(&cnf);
             for cache_decisions in [true, false] {
-                let mut search = Search::new(&cnf, true, None);
+                let mut search = Search::<false>::new(&cnf, true, None);
                 search.cache_decisions = cache_decisions;
                 let (count, seen) = listed(&cnf, search);
                 assert_eq!(count, expected.len() as u128, "round {round}");
@@ -1002,7 +1274,7 @@ mod tests {
             ratio: 16,
         };
         for cache_decisions in [true, false] {
-            let mut search = Search::new(&cnf, true, Some(rule));
+            let mut search = Search::<false>::new(&cnf, true, Some(rule));
             search.cache_decisions = cache_decisions;
             let stats = search.run().err().expect("the search gives up");
             // It stops right after the decision that met the rule.
@@ -1012,5 +1284,222 @@ mod tests {
                 "keys {cache_decisions}: {stats:?}"
             );
         }
+    }
+
+    /// A random formula over `n` base variables (some projected, some gates of three or
+    /// more projected literals, which the search decides first): random clauses, then
+    /// random cardinality constraints (any encoding, repeated and negated literals
+    /// allowed), then more clauses. `native` states the constraints through
+    /// `CardEncoding::constrain` (recorded: the search propagates them natively), else
+    /// through `between` (clauses only). Both build the same clauses.
+    struct CardFormula {
+        cnf: Cnf,
+        /// The variables not private to a cardinality counter.
+        base: Vec<Var>,
+        /// Each constraint's literals and bounds, for the brute force.
+        bounds: Vec<(Vec<Lit>, usize, usize)>,
+        /// The clauses besides the constraints', for the brute force.
+        clauses: Vec<Vec<Lit>>,
+    }
+
+    fn card_formula(seed: u64, native: bool) -> CardFormula {
+        use gridsat_encodings::CardEncoding;
+        let mut next = below_from(seed);
+        let n = 1 + next(9) as usize;
+        let mut cnf = Cnf::new();
+        let mut base: Vec<Var> = (0..n)
+            .map(|_| {
+                if next(4) == 0 {
+                    cnf.fresh_var()
+                } else {
+                    cnf.primary_var()
+                }
+            })
+            .collect();
+        let projected: Vec<Var> = cnf.projection().to_vec();
+        if projected.len() >= 3 && next(2) == 0 {
+            let inputs: Vec<Lit> = (0..3 + next(projected.len() as u64 - 2) as usize)
+                .map(|_| {
+                    Lit::new(
+                        projected[next(projected.len() as u64) as usize],
+                        next(3) > 0,
+                    )
+                })
+                .collect();
+            base.push(cnf.and_lit(&inputs).var());
+        }
+        let mut clauses = Vec::new();
+        let mut random_clauses = |cnf: &mut Cnf, next: &mut dyn FnMut(u64) -> u64, count| {
+            for _ in 0..count {
+                let width = 1 + next(4) as usize;
+                let clause: Vec<Lit> = (0..width)
+                    .map(|_| Lit::new(base[next(base.len() as u64) as usize], next(2) == 0))
+                    .collect();
+                cnf.clause(clause.iter().copied());
+                clauses.push(clause);
+            }
+        };
+        let count = next(n as u64 + 1);
+        random_clauses(&mut cnf, &mut next, count);
+        let mut bounds = Vec::new();
+        for _ in 0..1 + next(3) {
+            let width = 1 + next(6) as usize;
+            let lits: Vec<Lit> = (0..width)
+                .map(|_| Lit::new(base[next(base.len() as u64) as usize], next(3) > 0))
+                .collect();
+            let lo = next(width as u64 + 1) as usize;
+            let hi = lo + next(width as u64 + 1) as usize;
+            // Now and then an impossible or an empty bound.
+            let (lo, hi) = match next(20) {
+                0 => (hi + 1, hi),
+                1 => (0, width + 1),
+                _ => (lo, hi),
+            };
+            let encoding = CardEncoding::ALL[next(4) as usize];
+            if native {
+                encoding.constrain(&mut cnf, &lits, lo, hi);
+            } else {
+                encoding.between(&mut cnf, &lits, lo, hi);
+            }
+            bounds.push((lits, lo, hi));
+        }
+        let count = next(n as u64 / 2 + 1);
+        random_clauses(&mut cnf, &mut next, count);
+        CardFormula {
+            cnf,
+            base,
+            bounds,
+            clauses,
+        }
+    }
+
+    /// Projected solutions by brute force over the base variables: every clause outside
+    /// the constraints and every bound, evaluated directly (the counters are not read).
+    fn brute_force_cards(formula: &CardFormula) -> std::collections::BTreeSet<Vec<bool>> {
+        let cnf = &formula.cnf;
+        let mut found = std::collections::BTreeSet::new();
+        let mut values = vec![false; cnf.num_vars()];
+        for bits in 0u32..1 << formula.base.len() {
+            for (i, v) in formula.base.iter().enumerate() {
+                values[v.index()] = bits >> i & 1 == 1;
+            }
+            let clauses = formula
+                .clauses
+                .iter()
+                .all(|c| c.iter().any(|l| l.eval(&values)));
+            // The gate (if any) is held by clauses outside `clauses`: check it too.
+            let gates = cnf
+                .clauses()
+                .enumerate()
+                .filter(|(i, _)| {
+                    !cnf.cardinalities()
+                        .iter()
+                        .any(|card| card.clauses.contains(i))
+                })
+                .all(|(_, c)| c.iter().any(|l| l.eval(&values)));
+            let bounds = formula.bounds.iter().all(|(lits, lo, hi)| {
+                let count = lits.iter().filter(|l| l.eval(&values)).count();
+                lo <= &count && &count <= hi
+            });
+            if clauses && gates && bounds {
+                found.insert(cnf.projection().iter().map(|v| values[v.index()]).collect());
+            }
+        }
+        found
+    }
+
+    /// Native cardinality constraints mixed with clauses: counts and listings equal a
+    /// brute force over the base variables, natively and through the counters' clauses,
+    /// with keys and caching after every decision and without.
+    #[test]
+    fn native_cardinality_constraints_count_and_list_exactly() {
+        let mut natively_propagated = 0;
+        for round in 0..600u64 {
+            let seed = 0x9e37_79b9_7f4a_7c15 ^ (round + 1).wrapping_mul(0x2545_f491_4f6c_dd1d);
+            let native = card_formula(seed, true);
+            let plain = card_formula(seed, false);
+            assert_eq!(native.cnf.to_dimacs_string(), plain.cnf.to_dimacs_string());
+            assert!(plain.cnf.cardinalities().is_empty());
+            let expected = brute_force_cards(&native);
+            natively_propagated += native.cnf.cardinalities().len();
+            for formula in [&native, &plain] {
+                for cache_decisions in [true, false] {
+                    let natively = !formula.cnf.cardinalities().is_empty();
+                    let (count, seen) = if natively {
+                        let mut search = Search::<true>::new(&formula.cnf, true, None);
+                        search.cache_decisions = cache_decisions;
+                        listed(&formula.cnf, search)
+                    } else {
+                        let mut search = Search::<false>::new(&formula.cnf, true, None);
+                        search.cache_decisions = cache_decisions;
+                        listed(&formula.cnf, search)
+                    };
+                    assert_eq!(
+                        count,
+                        expected.len() as u128,
+                        "round {round}, native {natively}, keys {cache_decisions}"
+                    );
+                    assert_eq!(seen, expected, "round {round}, native {natively}");
+                }
+            }
+        }
+        assert!(natively_propagated >= 600);
+    }
+
+    /// Independent parts, each under its own cardinality constraint, split into
+    /// components whose counts multiply; a constraint that no longer restricts anything
+    /// drops out and lets its variables split.
+    #[test]
+    fn native_constraints_connect_their_variables_until_they_stop_restricting() {
+        use gridsat_encodings::CardEncoding;
+        // Three blocks of four cells, exactly two true in each: 6^3.
+        let mut cnf = Cnf::new();
+        for _ in 0..3 {
+            let block: Vec<Lit> = (0..4).map(|_| cnf.primary_var().positive()).collect();
+            CardEncoding::SequentialCounter.constrain(&mut cnf, &block, 2, 2);
+        }
+        let outcome = Search::<true>::new(&cnf, false, None).run().unwrap();
+        assert_eq!(outcome.count, 216u128);
+        assert!(outcome.stats.splits >= 1, "{:?}", outcome.stats);
+        // At most 3 of 3 restricts nothing: 2^3 solutions, every variable free.
+        let mut cnf = Cnf::new();
+        let lits: Vec<Lit> = (0..3).map(|_| cnf.primary_var().positive()).collect();
+        CardEncoding::Totalizer.constrain(&mut cnf, &lits, 0, 3);
+        let outcome = Search::<true>::new(&cnf, false, None).run().unwrap();
+        assert_eq!(outcome.count, 8u128);
+        assert_eq!(outcome.stats.decisions, 0);
+    }
+
+    /// Recorded constraints are searched through their clauses by the search without
+    /// native bookkeeping, and by `run` when a counter register is projected (without
+    /// its clauses it would count as free).
+    #[test]
+    fn recorded_constraints_fall_back_to_their_clauses() {
+        use gridsat_encodings::CardEncoding;
+        let mut cnf = Cnf::new();
+        let lits: Vec<Lit> = (0..4).map(|_| cnf.primary_var().positive()).collect();
+        CardEncoding::SequentialCounter.constrain(&mut cnf, &lits, 1, 2);
+        // C(4,1) + C(4,2)
+        assert_eq!(run(&cnf, false, None).unwrap().count, 10u128);
+        let plain = Search::<false>::new(&cnf, false, None).run().unwrap();
+        assert_eq!(plain.count, 10u128);
+        assert!(
+            plain.stats.assignments
+                > Search::<true>::new(&cnf, false, None)
+                    .run()
+                    .unwrap()
+                    .stats
+                    .assignments
+        );
+        // A clause on the top register ("at least 2"): 6 left, 11 with projected
+        // registers too (each a function of the inputs).
+        let aux = cnf.cardinalities()[0].aux.clone();
+        let mut shared = cnf.clone();
+        shared.clause([Var::from_index(aux.end - 2).positive()]);
+        assert_eq!(run(&shared, false, None).unwrap().count, 6u128);
+        for v in aux {
+            cnf.project(Var::from_index(v));
+        }
+        assert_eq!(run(&cnf, false, None).unwrap().count, 10u128);
     }
 }

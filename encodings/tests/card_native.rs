@@ -1,0 +1,74 @@
+//! `CardEncoding::constrain`: it writes exactly the clauses of `between`, records the
+//! constraint with the ranges of its clauses and auxiliary variables, and `fill_aux`
+//! completes every input assignment that meets the bound to a model of those clauses.
+//! Inputs may repeat a variable or hold both of its literals (the bound counts literal
+//! occurrences, as the clauses do).
+
+use gridsat_encodings::cnf::{Cnf, Lit, Var};
+use gridsat_encodings::CardEncoding;
+
+/// xorshift64: seeded, so a failure reproduces.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+#[test]
+fn recorded_constraints_complete_to_models_exactly_when_the_bound_holds() {
+    let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+    for round in 0..400 {
+        let num_inputs = 1 + rng.below(5) as usize;
+        let width = 1 + rng.below(8) as usize;
+        let mut cnf = Cnf::new();
+        let inputs: Vec<Var> = (0..num_inputs).map(|_| cnf.primary_var()).collect();
+        // Some clause before, so that the recorded ranges do not start at 0.
+        cnf.clause([inputs[0].positive(), !inputs[0].positive()]);
+        let lits: Vec<Lit> = (0..width)
+            .map(|_| {
+                Lit::new(
+                    inputs[rng.below(num_inputs as u64) as usize],
+                    rng.below(2) == 0,
+                )
+            })
+            .collect();
+        let lo = rng.below(width as u64 + 2) as usize;
+        let hi = rng.below(width as u64 + 2) as usize;
+        for encoding in CardEncoding::ALL {
+            let mut plain = cnf.clone();
+            encoding.between(&mut plain, &lits, lo, hi);
+            let mut recorded = cnf.clone();
+            encoding.constrain(&mut recorded, &lits, lo, hi);
+            assert_eq!(plain.to_dimacs_string(), recorded.to_dimacs_string());
+            let [card] = recorded.cardinalities() else {
+                panic!("one constraint recorded");
+            };
+            assert_eq!(card.lits, lits);
+            assert_eq!((card.lo, card.hi), (lo, hi.min(width)));
+            assert_eq!(card.clauses, cnf.num_clauses()..recorded.num_clauses());
+            assert_eq!(card.aux, cnf.num_vars()..recorded.num_vars());
+            for bits in 0u32..1 << num_inputs {
+                let mut values = vec![false; recorded.num_vars()];
+                for (i, v) in inputs.iter().enumerate() {
+                    values[v.index()] = bits >> i & 1 == 1;
+                }
+                let count = lits.iter().filter(|l| l.eval(&values)).count();
+                card.fill_aux(&mut values);
+                let holds = lo <= count && count <= hi;
+                if holds {
+                    assert!(
+                        recorded.is_satisfied_by(&values),
+                        "round {round}, {encoding}, {lits:?} in {lo}..={hi}, bits {bits:b}"
+                    );
+                } else {
+                    assert!(!recorded.is_satisfied_by(&values), "round {round}");
+                }
+            }
+        }
+    }
+}
