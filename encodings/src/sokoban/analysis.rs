@@ -39,6 +39,9 @@ pub struct Analysis {
     /// `potential[state]`: the least over goals `g` of the lone box's pushes to `g` minus
     /// `goal_potential[g]` (`None`: no goal reachable). See `push_waste`.
     potential: Vec<Option<i64>>,
+    /// `to_state[g][state(c, k)]`: pushes a lone box on `c`, player in region `k`, needs
+    /// to reach goal number `g`.
+    to_state: Vec<Vec<u32>>,
 }
 
 const NO_SIDE: u8 = u8::MAX;
@@ -276,7 +279,22 @@ impl Analysis {
             side,
             nearest,
             potential,
+            to_state,
         }
+    }
+
+    /// Pushes a lone box on `cell` needs to reach goal number `goal` (an index into
+    /// `level.goals()`) when the player is on the side named `side` (see `SideTable`);
+    /// `UNREACHABLE` when it cannot. A lower bound on that box's own pushes in any real
+    /// position where the player is on that side of it.
+    pub fn pushes_to_goal(&self, goal: usize, cell: usize, side: u8) -> u32 {
+        self.to_state[goal][state(cell, side)]
+    }
+
+    /// The side of a box on `cell` that a player on `player` is on, for every pair: see
+    /// `SideTable`. Takes `num_cells()^2` bytes.
+    pub fn side_table(&self, level: &Level) -> SideTable {
+        SideTable::new(level, &self.side)
     }
 
     /// How many of the pushes left a push wastes, for the waste budget.
@@ -314,6 +332,53 @@ impl Analysis {
         }
         push_state(level, &self.side, push.from, k, push.dir)
             .map_or(UNREACHABLE, |s| self.nearest[s])
+    }
+}
+
+/// For every square `c` and every other square `p`, which region of the level without
+/// `c` the square `p` lies in, named as `Analysis` names the sides of a box on `c`. With
+/// a box on `c` and the player anywhere in its walkable region, this is the box's side:
+/// the player's whole region lies in one region of the level without `c`, since the
+/// player never walks through the box.
+#[derive(Clone, Debug)]
+pub struct SideTable {
+    cells: usize,
+    labels: Vec<u8>,
+}
+
+impl SideTable {
+    fn new(level: &Level, side: &[[u8; 4]]) -> SideTable {
+        let n = level.num_cells();
+        let mut labels = vec![NO_SIDE; n * n];
+        let mut stack = Vec::new();
+        for c in 0..n {
+            let row = &mut labels[c * n..(c + 1) * n];
+            for dir in Dir::ALL {
+                let Some(start) = level.neighbour(c, dir) else {
+                    continue;
+                };
+                if row[start] != NO_SIDE {
+                    continue;
+                }
+                let label = side[c][dir.index()];
+                row[start] = label;
+                stack.push(start);
+                while let Some(x) = stack.pop() {
+                    for m in Dir::ALL.iter().filter_map(|&d| level.neighbour(x, d)) {
+                        if m != c && row[m] == NO_SIDE {
+                            row[m] = label;
+                            stack.push(m);
+                        }
+                    }
+                }
+            }
+        }
+        SideTable { cells: n, labels }
+    }
+
+    /// The side of a box on `cell` the player on `player` is on (`player != cell`).
+    pub fn side(&self, cell: usize, player: usize) -> u8 {
+        self.labels[cell * self.cells + player]
     }
 }
 
