@@ -41,7 +41,7 @@
 //! reporting the least `f` of the open list as the bound proven.
 
 use super::{Limits, Outcome, Solution};
-use gridsat_encodings::sokoban::analysis::{matching_with_potentials, SideTable, UNREACHABLE};
+use gridsat_encodings::sokoban::analysis::{Matcher, SideTable, UNREACHABLE};
 use gridsat_encodings::sokoban::{Analysis, Dir, Level, Push};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -273,6 +273,7 @@ struct Heuristic<'a> {
     analysis: &'a Analysis,
     sides: SideTable,
     costs: Vec<Vec<u32>>,
+    matcher: Matcher,
 }
 
 impl Heuristic<'_> {
@@ -287,7 +288,7 @@ impl Heuristic<'_> {
                 return None;
             }
         }
-        matching_with_potentials(&self.costs).map(|(total, _)| total)
+        self.matcher.solve(&self.costs)
     }
 }
 
@@ -317,6 +318,7 @@ pub fn search(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
         analysis: &analysis,
         sides: analysis.side_table(level),
         costs: Vec::new(),
+        matcher: Matcher::default(),
     };
     let mut freeze = Freeze {
         level,
@@ -325,11 +327,14 @@ pub fn search(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
         group: Vec::new(),
         budget: 0,
     };
-    let mut flood = Flood {
+    let new_flood = || Flood {
         stamp: vec![0; n],
         current: 0,
         stack: Vec::new(),
     };
+    // One flood for the expanded position's region, one for its children's.
+    let mut flood = new_flood();
+    let mut child_flood = new_flood();
     let mut occupied = vec![false; n];
     for &b in level.boxes() {
         occupied[b] = true;
@@ -400,7 +405,6 @@ pub fn search(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
             }
         }
         flood.fill(level, &occupied, usize::from(store.player[i]));
-        let reached: Vec<bool> = (0..n).map(|c| flood.reached(c)).collect();
         for (k, &from) in box_list.iter().enumerate() {
             for dir in Dir::ALL {
                 let (Some(behind), Some(target)) = (
@@ -409,14 +413,14 @@ pub fn search(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
                 ) else {
                     continue;
                 };
-                if !reached[behind] || occupied[target] || analysis.dead[target] {
+                if !flood.reached(behind) || occupied[target] || analysis.dead[target] {
                     continue;
                 }
                 occupied[from] = false;
                 occupied[target] = true;
                 let child = expand_child(
                     level,
-                    &mut flood,
+                    &mut child_flood,
                     &mut freeze,
                     &mut heuristic,
                     &occupied,

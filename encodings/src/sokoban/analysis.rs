@@ -419,86 +419,119 @@ pub fn min_cost_matching(costs: &[Vec<u32>]) -> Option<u32> {
 /// (finite entries only) plus `sum of v` equals the least cost, and for any rows placed
 /// on distinct columns the summed `costs - v` plus `sum of v` is at least it.
 pub fn matching_with_potentials(costs: &[Vec<u32>]) -> Option<(u32, Vec<i64>)> {
-    let rows = costs.len();
-    if rows == 0 {
-        return Some((0, Vec::new()));
+    let mut matcher = Matcher::default();
+    let total = matcher.solve(costs)?;
+    Some((total, matcher.column_potentials().to_vec()))
+}
+
+/// The Hungarian method with its work arrays kept between calls, for searches that
+/// solve many small matchings (one per position).
+#[derive(Clone, Debug, Default)]
+pub struct Matcher {
+    u: Vec<i64>,
+    v: Vec<i64>,
+    owner: Vec<usize>,
+    way: Vec<usize>,
+    minv: Vec<i64>,
+    used: Vec<bool>,
+}
+
+impl Matcher {
+    /// The column potentials of the last `solve` (see `matching_with_potentials`).
+    pub fn column_potentials(&self) -> &[i64] {
+        self.v.get(1..).unwrap_or(&[])
     }
-    let cols = costs[0].len();
-    assert!(rows <= cols, "more rows than columns");
-    // A forbidden pair costs more than any finite matching can, so a matching that uses
-    // one is recognisable by its total.
-    let big: i64 = 1 + costs
-        .iter()
-        .flatten()
-        .filter(|&&c| c != UNREACHABLE)
-        .map(|&c| i64::from(c))
-        .sum::<i64>();
-    let cost = |r: usize, c: usize| -> i64 {
-        match costs[r][c] {
-            UNREACHABLE => big,
-            c => i64::from(c),
+
+    /// The least matching cost of `costs` (rows <= columns, `UNREACHABLE` forbidden), or
+    /// `None` when every assignment uses a forbidden entry.
+    pub fn solve(&mut self, costs: &[Vec<u32>]) -> Option<u32> {
+        let rows = costs.len();
+        if rows == 0 {
+            self.v.clear();
+            return Some(0);
         }
-    };
-    // 1-based arrays as in the classic formulation; column 0 is a sentinel.
-    let mut u = vec![0i64; rows + 1];
-    let mut v = vec![0i64; cols + 1];
-    let mut owner = vec![0usize; cols + 1];
-    let mut way = vec![0usize; cols + 1];
-    for r in 1..=rows {
-        owner[0] = r;
-        let mut j0 = 0;
-        let mut minv = vec![i64::MAX; cols + 1];
-        let mut used = vec![false; cols + 1];
-        loop {
-            used[j0] = true;
-            let i0 = owner[j0];
-            let mut delta = i64::MAX;
-            let mut j1 = 0;
-            for j in 1..=cols {
-                if !used[j] {
-                    let cur = cost(i0 - 1, j - 1) - u[i0] - v[j];
-                    if cur < minv[j] {
-                        minv[j] = cur;
-                        way[j] = j0;
-                    }
-                    if minv[j] < delta {
-                        delta = minv[j];
-                        j1 = j;
+        let cols = costs[0].len();
+        assert!(rows <= cols, "more rows than columns");
+        // A forbidden pair costs more than any finite matching can, so a matching that
+        // uses one is recognisable by its total.
+        let big: i64 = 1 + costs
+            .iter()
+            .flatten()
+            .filter(|&&c| c != UNREACHABLE)
+            .map(|&c| i64::from(c))
+            .sum::<i64>();
+        let cost = |r: usize, c: usize| -> i64 {
+            match costs[r][c] {
+                UNREACHABLE => big,
+                c => i64::from(c),
+            }
+        };
+        let reset = |a: &mut Vec<i64>, len: usize| {
+            a.clear();
+            a.resize(len, 0);
+        };
+        // 1-based arrays as in the classic formulation; column 0 is a sentinel.
+        reset(&mut self.u, rows + 1);
+        reset(&mut self.v, cols + 1);
+        self.owner.clear();
+        self.owner.resize(cols + 1, 0);
+        self.way.clear();
+        self.way.resize(cols + 1, 0);
+        let (u, v, owner, way) = (&mut self.u, &mut self.v, &mut self.owner, &mut self.way);
+        for r in 1..=rows {
+            owner[0] = r;
+            let mut j0 = 0;
+            self.minv.clear();
+            self.minv.resize(cols + 1, i64::MAX);
+            self.used.clear();
+            self.used.resize(cols + 1, false);
+            let (minv, used) = (&mut self.minv, &mut self.used);
+            loop {
+                used[j0] = true;
+                let i0 = owner[j0];
+                let mut delta = i64::MAX;
+                let mut j1 = 0;
+                for j in 1..=cols {
+                    if !used[j] {
+                        let cur = cost(i0 - 1, j - 1) - u[i0] - v[j];
+                        if cur < minv[j] {
+                            minv[j] = cur;
+                            way[j] = j0;
+                        }
+                        if minv[j] < delta {
+                            delta = minv[j];
+                            j1 = j;
+                        }
                     }
                 }
-            }
-            for j in 0..=cols {
-                if used[j] {
-                    u[owner[j]] += delta;
-                    v[j] -= delta;
-                } else {
-                    minv[j] -= delta;
+                for j in 0..=cols {
+                    if used[j] {
+                        u[owner[j]] += delta;
+                        v[j] -= delta;
+                    } else {
+                        minv[j] -= delta;
+                    }
+                }
+                j0 = j1;
+                if owner[j0] == 0 {
+                    break;
                 }
             }
-            j0 = j1;
-            if owner[j0] == 0 {
-                break;
+            loop {
+                let j1 = way[j0];
+                owner[j0] = owner[j1];
+                j0 = j1;
+                if j0 == 0 {
+                    break;
+                }
             }
         }
-        loop {
-            let j1 = way[j0];
-            owner[j0] = owner[j1];
-            j0 = j1;
-            if j0 == 0 {
-                break;
-            }
-        }
+        let total: i64 = (1..=cols)
+            .filter(|&j| owner[j] != 0)
+            .map(|j| cost(owner[j] - 1, j - 1))
+            .sum();
+        (total < big).then(|| u32::try_from(total).expect("matching cost fits in u32"))
     }
-    let total: i64 = (1..=cols)
-        .filter(|&j| owner[j] != 0)
-        .map(|j| cost(owner[j] - 1, j - 1))
-        .sum();
-    (total < big).then(|| {
-        (
-            u32::try_from(total).expect("matching cost fits in u32"),
-            v[1..].to_vec(),
-        )
-    })
 }
 
 #[cfg(test)]
