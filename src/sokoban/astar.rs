@@ -268,27 +268,79 @@ impl Freeze<'_> {
 }
 
 /// The matching bound of a position (see the module comment); `None` when infinite.
+/// The expanded position's matching is solved once; each child differs from it in the
+/// pushed box's row only, so with as many goals as boxes the child's matching is
+/// repaired from it with one augmenting path (`Matcher::resolve_row`).
 struct Heuristic<'a> {
     level: &'a Level,
     analysis: &'a Analysis,
     sides: SideTable,
+    /// The expanded position's cost matrix (rows in its box order) and its player.
     costs: Vec<Vec<u32>>,
-    matcher: Matcher,
+    player: usize,
+    parent: Matcher,
+    child: Matcher,
+    spare_row: Vec<u32>,
 }
 
+/// The cost of a forbidden pair in the search's matchings: above any finite matching
+/// (lone-box distances are below 4 x 8192 and there are at most 8192 boxes).
+const FORBIDDEN: i64 = 1 << 40;
+
 impl Heuristic<'_> {
-    fn bound(&mut self, boxes: &[usize], player: usize) -> Option<u32> {
+    /// Fills `row` with the pushes from `cell` to every goal with the player on
+    /// `player`'s side; false when no goal can be reached.
+    fn fill_row(&self, row: &mut Vec<u32>, cell: usize, player: usize) -> bool {
+        let side = self.sides.side(cell, player);
+        row.clear();
         let goals = self.level.goals().len();
-        self.costs.resize_with(boxes.len(), Vec::new);
-        for (row, &b) in self.costs.iter_mut().zip(boxes) {
-            let side = self.sides.side(b, player);
-            row.clear();
-            row.extend((0..goals).map(|g| self.analysis.pushes_to_goal(g, b, side)));
-            if row.iter().all(|&c| c == UNREACHABLE) {
-                return None;
-            }
+        row.extend((0..goals).map(|g| self.analysis.pushes_to_goal(g, cell, side)));
+        row.iter().any(|&c| c != UNREACHABLE)
+    }
+
+    /// The bound of the position about to be expanded (kept for its children).
+    fn expand(&mut self, boxes: &[usize], player: usize) -> Option<u32> {
+        let mut costs = std::mem::take(&mut self.costs);
+        costs.resize_with(boxes.len(), Vec::new);
+        let finite = costs
+            .iter_mut()
+            .zip(boxes)
+            .all(|(row, &b)| self.fill_row(row, b, player));
+        self.costs = costs;
+        self.player = player;
+        if !finite {
+            return None;
         }
-        self.matcher.solve(&self.costs)
+        self.parent
+            .solve_with_forbidden_cost(&self.costs, FORBIDDEN)
+    }
+
+    /// The bound of the child in which box number `k` of the expanded position stands on
+    /// `target` and the player's region is represented by `player`.
+    fn child(&mut self, k: usize, target: usize, player: usize, boxes: &[usize]) -> Option<u32> {
+        // The other boxes keep their sides (the player never walks through them), so
+        // their rows are the expanded position's.
+        debug_assert!(
+            boxes
+                .iter()
+                .enumerate()
+                .all(|(i, &b)| i == k
+                    || self.sides.side(b, player) == self.sides.side(b, self.player))
+        );
+        let mut row = std::mem::take(&mut self.spare_row);
+        if !self.fill_row(&mut row, target, player) {
+            self.spare_row = row;
+            return None;
+        }
+        std::mem::swap(&mut row, &mut self.costs[k]);
+        let bound = if self.costs.len() == self.level.goals().len() {
+            self.parent.resolve_row(&self.costs, k, &mut self.child)
+        } else {
+            self.child.solve_with_forbidden_cost(&self.costs, FORBIDDEN)
+        };
+        std::mem::swap(&mut row, &mut self.costs[k]);
+        self.spare_row = row;
+        bound
     }
 }
 
@@ -318,7 +370,10 @@ pub fn search(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
         analysis: &analysis,
         sides: analysis.side_table(level),
         costs: Vec::new(),
-        matcher: Matcher::default(),
+        player: 0,
+        parent: Matcher::default(),
+        child: Matcher::default(),
+        spare_row: Vec::new(),
     };
     let mut freeze = Freeze {
         level,
@@ -342,7 +397,7 @@ pub fn search(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
     let start_player = flood.fill(level, &occupied, level.player());
     let mut start_boxes: Vec<usize> = level.boxes().to_vec();
     start_boxes.sort_unstable();
-    let Some(h0) = heuristic.bound(&start_boxes, start_player) else {
+    let Some(h0) = heuristic.expand(&start_boxes, start_player) else {
         let reason = "the boxes cannot be matched to distinct goals they can each reach".into();
         return (Outcome::Unsolvable { reason }, stats);
     };
@@ -366,7 +421,6 @@ pub fn search(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
     let mut open = BinaryHeap::new();
     open.push(entry(h0, h0, 0));
     let mut box_list: Vec<usize> = Vec::new();
-    let mut child_boxes: Vec<usize> = Vec::new();
     let mut bound = h0;
     while let Some(Reverse(key)) = open.pop() {
         let f = (key >> 44) as u32;
@@ -404,7 +458,10 @@ pub fn search(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
                 bits &= bits - 1;
             }
         }
-        flood.fill(level, &occupied, usize::from(store.player[i]));
+        let player = flood.fill(level, &occupied, usize::from(store.player[i]));
+        if heuristic.expand(&box_list, player).is_none() {
+            unreachable!("a stored position has a finite bound");
+        }
         for (k, &from) in box_list.iter().enumerate() {
             for dir in Dir::ALL {
                 let (Some(behind), Some(target)) = (
@@ -428,7 +485,6 @@ pub fn search(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
                     target,
                     k,
                     &box_list,
-                    &mut child_boxes,
                 );
                 if let Some((player, h)) = child {
                     let push_code = (from * 4 + dir.index()) as u32;
@@ -476,15 +532,11 @@ fn expand_child(
     target: usize,
     pushed: usize,
     box_list: &[usize],
-    child_boxes: &mut Vec<usize>,
 ) -> Option<(usize, u32)> {
     if freeze.deadlocked(occupied, target) {
         return None;
     }
     let player = flood.fill(level, occupied, from);
-    child_boxes.clear();
-    child_boxes.extend_from_slice(box_list);
-    child_boxes[pushed] = target;
-    let h = heuristic.bound(child_boxes, player)?;
+    let h = heuristic.child(pushed, target, player, box_list)?;
     Some((player, h))
 }

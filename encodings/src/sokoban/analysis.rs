@@ -434,6 +434,8 @@ pub struct Matcher {
     way: Vec<usize>,
     minv: Vec<i64>,
     used: Vec<bool>,
+    /// The cost standing for a forbidden (`UNREACHABLE`) pair in the last solve.
+    forbidden: i64,
 }
 
 impl Matcher {
@@ -443,8 +445,23 @@ impl Matcher {
     }
 
     /// The least matching cost of `costs` (rows <= columns, `UNREACHABLE` forbidden), or
-    /// `None` when every assignment uses a forbidden entry.
+    /// `None` when every assignment uses a forbidden entry. A forbidden pair costs one
+    /// more than all finite entries together, so a matching that uses one is
+    /// recognisable by its total and the dual values stay small.
     pub fn solve(&mut self, costs: &[Vec<u32>]) -> Option<u32> {
+        let forbidden: i64 = 1 + costs
+            .iter()
+            .flatten()
+            .filter(|&&c| c != UNREACHABLE)
+            .map(|&c| i64::from(c))
+            .sum::<i64>();
+        self.solve_with_forbidden_cost(costs, forbidden)
+    }
+
+    /// `solve` with a given cost for forbidden pairs, which must exceed every finite
+    /// matching's total (and every later `resolve_row`'s, which keeps it).
+    pub fn solve_with_forbidden_cost(&mut self, costs: &[Vec<u32>], forbidden: i64) -> Option<u32> {
+        self.forbidden = forbidden;
         let rows = costs.len();
         if rows == 0 {
             self.v.clear();
@@ -452,20 +469,6 @@ impl Matcher {
         }
         let cols = costs[0].len();
         assert!(rows <= cols, "more rows than columns");
-        // A forbidden pair costs more than any finite matching can, so a matching that
-        // uses one is recognisable by its total.
-        let big: i64 = 1 + costs
-            .iter()
-            .flatten()
-            .filter(|&&c| c != UNREACHABLE)
-            .map(|&c| i64::from(c))
-            .sum::<i64>();
-        let cost = |r: usize, c: usize| -> i64 {
-            match costs[r][c] {
-                UNREACHABLE => big,
-                c => i64::from(c),
-            }
-        };
         let reset = |a: &mut Vec<i64>, len: usize| {
             a.clear();
             a.resize(len, 0);
@@ -477,60 +480,116 @@ impl Matcher {
         self.owner.resize(cols + 1, 0);
         self.way.clear();
         self.way.resize(cols + 1, 0);
-        let (u, v, owner, way) = (&mut self.u, &mut self.v, &mut self.owner, &mut self.way);
         for r in 1..=rows {
-            owner[0] = r;
-            let mut j0 = 0;
-            self.minv.clear();
-            self.minv.resize(cols + 1, i64::MAX);
-            self.used.clear();
-            self.used.resize(cols + 1, false);
-            let (minv, used) = (&mut self.minv, &mut self.used);
-            loop {
-                used[j0] = true;
-                let i0 = owner[j0];
-                let mut delta = i64::MAX;
-                let mut j1 = 0;
-                for j in 1..=cols {
-                    if !used[j] {
-                        let cur = cost(i0 - 1, j - 1) - u[i0] - v[j];
-                        if cur < minv[j] {
-                            minv[j] = cur;
-                            way[j] = j0;
-                        }
-                        if minv[j] < delta {
-                            delta = minv[j];
-                            j1 = j;
-                        }
+            self.insert_row(costs, r);
+        }
+        self.total(costs)
+    }
+
+    /// After `solve(base)` on a *square* matrix, the least matching cost of `costs`,
+    /// which equals `base` except in row `row`, computed into `out` by taking that row
+    /// out of the matching and putting it back (one augmenting path instead of one per
+    /// row). Sound because the other rows' dual values stay feasible and tight (their
+    /// costs did not change), and with as many columns as rows every column ends
+    /// matched, so the result is optimal as from scratch.
+    pub fn resolve_row(&self, costs: &[Vec<u32>], row: usize, out: &mut Matcher) -> Option<u32> {
+        assert_eq!(
+            costs.len(),
+            costs[0].len(),
+            "resolve_row needs a square matrix"
+        );
+        assert_eq!(
+            self.u.len(),
+            costs.len() + 1,
+            "resolve_row needs a solved base"
+        );
+        let copy = |to: &mut Vec<i64>, from: &[i64]| {
+            to.clear();
+            to.extend_from_slice(from);
+        };
+        copy(&mut out.u, &self.u);
+        copy(&mut out.v, &self.v);
+        out.owner.clear();
+        out.owner.extend_from_slice(&self.owner);
+        out.way.clear();
+        out.way.resize(self.way.len(), 0);
+        let r = row + 1;
+        if let Some(j) = out.owner.iter().skip(1).position(|&o| o == r) {
+            out.owner[j + 1] = 0;
+        }
+        out.u[r] = 0;
+        out.forbidden = self.forbidden;
+        out.insert_row(costs, r);
+        out.total(costs)
+    }
+
+    /// Adds row `r` (1-based) to the matching: one shortest augmenting path over the
+    /// reduced costs, adjusting the dual values on the way.
+    fn insert_row(&mut self, costs: &[Vec<u32>], r: usize) {
+        let cols = costs[0].len();
+        let forbidden = self.forbidden;
+        let (u, v, owner, way) = (&mut self.u, &mut self.v, &mut self.owner, &mut self.way);
+        owner[0] = r;
+        let mut j0 = 0;
+        self.minv.clear();
+        self.minv.resize(cols + 1, i64::MAX);
+        self.used.clear();
+        self.used.resize(cols + 1, false);
+        let (minv, used) = (&mut self.minv, &mut self.used);
+        loop {
+            used[j0] = true;
+            let i0 = owner[j0];
+            let mut delta = i64::MAX;
+            let mut j1 = 0;
+            for j in 1..=cols {
+                if !used[j] {
+                    let cur = cost(costs, i0 - 1, j - 1, forbidden) - u[i0] - v[j];
+                    if cur < minv[j] {
+                        minv[j] = cur;
+                        way[j] = j0;
                     }
-                }
-                for j in 0..=cols {
-                    if used[j] {
-                        u[owner[j]] += delta;
-                        v[j] -= delta;
-                    } else {
-                        minv[j] -= delta;
+                    if minv[j] < delta {
+                        delta = minv[j];
+                        j1 = j;
                     }
-                }
-                j0 = j1;
-                if owner[j0] == 0 {
-                    break;
                 }
             }
-            loop {
-                let j1 = way[j0];
-                owner[j0] = owner[j1];
-                j0 = j1;
-                if j0 == 0 {
-                    break;
+            for j in 0..=cols {
+                if used[j] {
+                    u[owner[j]] += delta;
+                    v[j] -= delta;
+                } else {
+                    minv[j] -= delta;
                 }
+            }
+            j0 = j1;
+            if owner[j0] == 0 {
+                break;
             }
         }
-        let total: i64 = (1..=cols)
-            .filter(|&j| owner[j] != 0)
-            .map(|j| cost(owner[j] - 1, j - 1))
+        loop {
+            let j1 = way[j0];
+            owner[j0] = owner[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
+        }
+    }
+
+    fn total(&self, costs: &[Vec<u32>]) -> Option<u32> {
+        let total: i64 = (1..self.owner.len())
+            .filter(|&j| self.owner[j] != 0)
+            .map(|j| cost(costs, self.owner[j] - 1, j - 1, self.forbidden))
             .sum();
-        (total < big).then(|| u32::try_from(total).expect("matching cost fits in u32"))
+        (total < self.forbidden).then(|| u32::try_from(total).expect("matching cost fits in u32"))
+    }
+}
+
+fn cost(costs: &[Vec<u32>], r: usize, c: usize, forbidden: i64) -> i64 {
+    match costs[r][c] {
+        UNREACHABLE => forbidden,
+        c => i64::from(c),
     }
 }
 
@@ -626,6 +685,34 @@ mod tests {
                 })
                 .sum();
             assert_eq!(rows + v.iter().sum::<i64>(), i64::from(total), "{costs:?}");
+        }
+    }
+
+    #[test]
+    fn repairing_one_row_gives_the_matching_from_scratch() {
+        let mut next = xorshift(0xD1B5_4A32_D192_ED03);
+        let (mut base, mut repaired) = (Matcher::default(), Matcher::default());
+        for _ in 0..600 {
+            let n = 1 + (next() % 6) as usize;
+            let entry = |next: &mut dyn FnMut() -> u64| match next() % 8 {
+                0 => UNREACHABLE,
+                _ => (next() % 15) as u32,
+            };
+            let mut costs: Vec<Vec<u32>> = (0..n)
+                .map(|_| (0..n).map(|_| entry(&mut next)).collect())
+                .collect();
+            if base.solve_with_forbidden_cost(&costs, 1 << 40).is_none() {
+                continue;
+            }
+            let row = (next() % n as u64) as usize;
+            // A push changes a lone box's distances by at most one each way, but the
+            // repair must not rely on that: any new row.
+            costs[row] = (0..n).map(|_| entry(&mut next)).collect();
+            assert_eq!(
+                base.resolve_row(&costs, row, &mut repaired),
+                brute_force(&costs),
+                "{costs:?}"
+            );
         }
     }
 
