@@ -121,7 +121,7 @@ fn main() {
                     .1
                     .get(&level)
                     .cloned()
-                    .unwrap_or_else(|| Run::missing()),
+                    .unwrap_or_else(Run::missing),
             };
             let pushes = match (run.outcome.as_str(), run.pushes) {
                 ("solved", Some(p)) => {
