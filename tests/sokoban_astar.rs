@@ -211,6 +211,38 @@ fn freeze_deadlocks_are_pruned_without_losing_the_plan() {
     );
 }
 
+#[test]
+fn boxes_frozen_at_the_start_become_walls_or_prove_the_level_unsolvable() {
+    // Two boxes side by side against the top wall, off the goals on that wall: neither
+    // can ever move. BFS agrees by exhaustion.
+    let pair = level_of("#######\n# $$..#\n#     #\n#  @  #\n#######\n");
+    match astar(&pair, &Limits::default()) {
+        Outcome::Unsolvable { reason } => {
+            assert!(reason.contains("frozen off a goal"), "{reason}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        bfs::search(&pair, &Limits::default()),
+        Outcome::Unsolvable { .. }
+    ));
+    // A box on a goal in a corner is a wall for the search; the plan found in the
+    // reduced level must be a plan of this one, with the push count BFS finds.
+    for text in [
+        "#######\n#*    #\n#  $ .#\n# @   #\n#######\n",
+        "########\n#**    #\n#** $ .#\n#  @ $.#\n########\n",
+    ] {
+        let level = level_of(text);
+        let by_bfs = bfs::search(&level, &Limits::default());
+        assert!(matches!(by_bfs, Outcome::Solved(_)), "{text}");
+        assert_eq!(
+            verified_pushes(&level, &astar(&level, &Limits::default())),
+            verified_pushes(&level, &by_bfs),
+            "{text}"
+        );
+    }
+}
+
 fn level_of(text: &str) -> Level {
     level(text, 1)
 }

@@ -41,8 +41,9 @@
 //! reporting the least `f` of the open list as the bound proven.
 
 use super::{Limits, Outcome, Solution};
+use gridsat_encodings::grid::Cell;
 use gridsat_encodings::sokoban::analysis::{Matcher, SideTable, UNREACHABLE};
-use gridsat_encodings::sokoban::{Analysis, Dir, Level, Push};
+use gridsat_encodings::sokoban::{Analysis, Dir, Level, Push, Square};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -227,13 +228,19 @@ impl Freeze<'_> {
     /// Whether the box on `cell` (just pushed there) is part of a frozen group with a
     /// box off a goal.
     fn deadlocked(&mut self, occupied: &[bool], cell: usize) -> bool {
+        self.frozen_group(occupied, cell)
+            .is_some_and(|group| group.iter().any(|&c| !self.level.is_goal(c)))
+    }
+
+    /// The frozen group of the box on `cell`, if it is frozen.
+    fn frozen_group(&mut self, occupied: &[bool], cell: usize) -> Option<Vec<usize>> {
         self.budget = 256;
         let frozen = self.is_frozen(occupied, cell);
-        let off_goal = frozen && self.group.iter().any(|&c| !self.level.is_goal(c));
+        let group = frozen.then(|| self.group.clone());
         for c in self.group.drain(..) {
             self.frozen[c] = false;
         }
-        off_goal
+        group
     }
 
     fn is_frozen(&mut self, occupied: &[bool], cell: usize) -> bool {
@@ -350,7 +357,101 @@ fn entry(f: u32, h: u32, index: usize) -> Reverse<u64> {
 }
 
 /// Searches `level` best-first by `f = pushes + matching bound`; see the module comment.
+///
+/// Boxes already frozen at the start never move in any plan (the freeze argument of the
+/// module comment, applied to the start): a frozen box off a goal proves the level
+/// unsolvable, and boxes frozen on goals are turned into walls (their goals with them)
+/// before the search, which sharpens the lone-box distances of the others and the dead
+/// squares. The plan found in that level is a plan of the original one, square by square.
 pub fn search(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
+    if level.num_cells() > MAX_CELLS {
+        return search_level(level, limits);
+    }
+    let analysis = Analysis::new(level);
+    let mut freeze = Freeze {
+        level,
+        dead: &analysis.dead,
+        frozen: vec![false; level.num_cells()],
+        group: Vec::new(),
+        budget: 0,
+    };
+    let mut occupied = vec![false; level.num_cells()];
+    for &b in level.boxes() {
+        occupied[b] = true;
+    }
+    let mut fixed = vec![false; level.num_cells()];
+    for &b in level.boxes() {
+        let Some(group) = freeze.frozen_group(&occupied, b) else {
+            continue;
+        };
+        if let Some(&off) = group.iter().find(|&&c| !level.is_goal(c)) {
+            let p = level.position(off);
+            let reason = format!(
+                "the box at row {}, column {} is frozen off a goal (blocked on both axes by walls, dead squares or other frozen boxes)",
+                p.row + 1,
+                p.col + 1
+            );
+            return (Outcome::Unsolvable { reason }, SearchStats::default());
+        }
+        for c in group {
+            fixed[c] = true;
+        }
+    }
+    let Some(reduced) = fixed
+        .iter()
+        .any(|&f| f)
+        .then(|| with_walls(level, &fixed))
+        .flatten()
+    else {
+        return search_level(level, limits);
+    };
+    let (outcome, stats) = search_level(&reduced, limits);
+    let outcome = match outcome {
+        Outcome::Solved(mut solution) => {
+            for push in &mut solution.pushes {
+                push.from = level
+                    .cell_at(reduced.position(push.from))
+                    .expect("the reduced level's squares are squares of the level");
+            }
+            Outcome::Solved(solution)
+        }
+        other => other,
+    };
+    (outcome, stats)
+}
+
+/// `level` with the boxes on the squares marked in `walls` (and their goals) made walls;
+/// `None` if that is not a level (e.g. no box left, or a goal cut off from the player).
+fn with_walls(level: &Level, walls: &[bool]) -> Option<Level> {
+    let grid: Vec<Vec<Square>> = (0..level.rows())
+        .map(|r| {
+            (0..level.cols())
+                .map(|c| {
+                    let pos = Cell::new(r, c);
+                    match level.cell_at(pos) {
+                        Some(cell) if walls[cell] => Square {
+                            wall: true,
+                            ..Square::default()
+                        },
+                        Some(cell) => Square {
+                            wall: false,
+                            goal: level.is_goal(cell),
+                            boxed: level.boxes().contains(&cell),
+                            player: level.player() == cell,
+                        },
+                        None => Square {
+                            wall: level.is_wall(pos),
+                            ..Square::default()
+                        },
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    Level::new(&grid).ok()
+}
+
+fn search_level(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
     let mut stats = SearchStats::default();
     let n = level.num_cells();
     if n > MAX_CELLS {
