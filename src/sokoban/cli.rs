@@ -62,6 +62,7 @@ Examples:
   gridsat sokoban examples/sokoban/microban-1-10.xsb --level 3
   gridsat sokoban examples/sokoban/seed.txt --boards
   gridsat sokoban levels.xsb --timeout 60 --format json
+  gridsat sokoban levels.xsb --level 5 --method astar
   gridsat sokoban levels.xsb --level 5 --method bfs";
 
 /// Finds push-optimal Sokoban plans (fewest pushes, then fewest moves among those).

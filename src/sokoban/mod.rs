@@ -1,5 +1,6 @@
 //! Sokoban: proven push-optimal plans. Parse (both formats), search (SAT with a growing
-//! horizon, best-first A*, both as a portfolio, or the breadth-first baseline), replay every plan independently, render.
+//! horizon, best-first A*, both as a portfolio, or the breadth-first baseline), replay
+//! every plan independently, render.
 
 pub mod astar;
 pub mod bfs;
