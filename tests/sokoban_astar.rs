@@ -140,6 +140,26 @@ fn astar_and_the_portfolio_find_the_first_microban_optima() {
 }
 
 #[test]
+fn the_portfolio_falls_back_on_sat_when_astar_gives_up() {
+    // A* stops at once on its position limit (SAT has no such limit): SAT must prove
+    // the optimum, and with the time left its fewest-moves search (level 1: 33 moves,
+    // the known minimum, proven).
+    let level = level(MICROBAN_1_10, 1);
+    let limits = Limits {
+        max_states: 1,
+        ..Limits::default()
+    };
+    let result = portfolio::solve(&level, &limits, SatOptions::default()).unwrap();
+    assert_eq!(result.winner, Some(Winner::Sat));
+    assert_eq!(verified_pushes(&level, &result.outcome), Some(8));
+    let Outcome::Solved(s) = &result.outcome else {
+        unreachable!("checked above")
+    };
+    assert!(s.moves_minimal);
+    assert_eq!(to_lurd(&level, &s.pushes).unwrap().len(), 33);
+}
+
+#[test]
 fn the_portfolio_agrees_with_both_searches_on_random_levels() {
     let mut rng = Rng::new(0x0090_427F_0110);
     let limits = Limits {
