@@ -3,7 +3,14 @@
 //!
 //! Usage (after `cargo build --release`):
 //!   cargo run --release --example sokoban -- LEVELS.xsb [--timeout 60] [--optimal microban-optimal.tsv]
-//!       [--methods sat,bfs] [--levels 1-20] [--bin target/release/gridsat]
+//!       [--methods portfolio,astar,sat,bfs] [--levels 1-20] [--bin target/release/gridsat]
+//!       [--baseline bfs] [--external NAME=RESULTS.txt]
+//!
+//! `--external` adds a column measured by another program, one line per level
+//! `level N solved PUSHES SECONDS` (or `level N failed ...`), as printed by
+//! tools/soukoban-compare. The summary compares every column with each `--baseline`
+//! column (comma-separated; default: the last method): geometric mean of the time ratio on the levels
+//! both solved (times floored at 5 ms), and how often each was faster.
 //!
 //! One process per level: a SAT call cannot be interrupted, so a level that runs out of
 //! time is abandoned by exiting its process, which must not slow down the next level.
@@ -14,11 +21,20 @@ use std::collections::HashMap;
 use std::process::Command;
 use std::time::Instant;
 
+#[derive(Clone)]
 struct Run {
     outcome: String,
     pushes: Option<u64>,
     seconds: f64,
     bound: Option<u64>,
+    /// The portfolio's winning search.
+    proved_by: Option<String>,
+}
+
+impl Run {
+    fn solved(&self) -> bool {
+        self.outcome == "solved"
+    }
 }
 
 fn main() {
@@ -26,9 +42,11 @@ fn main() {
     let mut file = None;
     let mut timeout = 60.0;
     let mut optimal_file = None;
-    let mut methods = vec!["sat".to_string(), "bfs".to_string()];
+    let mut methods = vec!["portfolio".to_string(), "bfs".to_string()];
     let mut levels: Option<(usize, usize)> = None;
     let mut bin = "target/release/gridsat".to_string();
+    let mut baseline: Option<String> = None;
+    let mut externals: Vec<(String, HashMap<usize, Run>)> = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let value = || args.get(i + 1).cloned().expect("option needs a value");
@@ -37,6 +55,12 @@ fn main() {
             "--optimal" => optimal_file = Some(value()),
             "--methods" => methods = value().split(',').map(str::to_string).collect(),
             "--bin" => bin = value(),
+            "--baseline" => baseline = Some(value()),
+            "--external" => {
+                let v = value();
+                let (name, path) = v.split_once('=').expect("--external NAME=FILE");
+                externals.push((name.to_string(), read_external(path)));
+            }
             "--levels" => {
                 let v = value();
                 let (a, b) = v.split_once('-').unwrap_or((&v, &v));
@@ -70,50 +94,181 @@ fn main() {
         .unwrap_or_default();
     let count = count_levels(&bin, &file);
     let (first, last) = levels.unwrap_or((1, count));
+    let last = last.min(count);
+    let columns: Vec<String> = methods
+        .iter()
+        .cloned()
+        .chain(externals.iter().map(|(name, _)| name.clone()))
+        .collect();
     println!(
         "| level | known optimum | {} |",
-        methods
+        columns
             .iter()
             .map(|m| format!("{m} pushes | {m} seconds"))
             .collect::<Vec<_>>()
             .join(" | ")
     );
-    println!("|---|---|{}", "---|---|".repeat(methods.len()));
-    let mut solved: HashMap<&str, (usize, f64)> = HashMap::new();
+    println!("|---|---|{}", "---|---|".repeat(columns.len()));
+    // results[column][level]
+    let mut results: Vec<HashMap<usize, Run>> = vec![HashMap::new(); columns.len()];
     let mut mismatches = Vec::new();
-    for level in first..=last.min(count) {
+    for level in first..=last {
         let mut cells = Vec::new();
-        for method in &methods {
-            let run = run_level(&bin, &file, level, method, timeout);
-            let entry = solved.entry(method.as_str()).or_default();
+        for (k, column) in columns.iter().enumerate() {
+            let run = match methods.get(k) {
+                Some(method) => run_level(&bin, &file, level, method, timeout),
+                None => externals[k - methods.len()]
+                    .1
+                    .get(&level)
+                    .cloned()
+                    .unwrap_or_else(Run::missing),
+            };
             let pushes = match (run.outcome.as_str(), run.pushes) {
                 ("solved", Some(p)) => {
-                    entry.0 += 1;
-                    entry.1 += run.seconds;
                     if optimal.get(&level).is_some_and(|&o| o != p) {
-                        mismatches.push(format!("level {level}: {method} found {p}"));
+                        mismatches.push(format!("level {level}: {column} found {p}"));
                     }
-                    p.to_string()
+                    match &run.proved_by {
+                        Some(by) if methods.get(k).is_some_and(|m| m == "portfolio") => {
+                            format!("{p} ({by})")
+                        }
+                        _ => p.to_string(),
+                    }
                 }
                 ("gave-up", _) => format!("≥{} (gave up)", run.bound.unwrap_or(0)),
                 (other, _) => other.to_string(),
             };
-            cells.push(format!("{pushes} | {:.2}", run.seconds));
+            cells.push(format!("{pushes} | {:.3}", run.seconds));
+            results[k].insert(level, run);
         }
         let known = optimal.get(&level).map_or("-".to_string(), u64::to_string);
         println!("| {level} | {known} | {} |", cells.join(" | "));
     }
     println!();
-    for method in &methods {
-        let (n, secs) = solved.get(method.as_str()).copied().unwrap_or_default();
+    let bases: Vec<usize> = match &baseline {
+        Some(list) => list
+            .split(',')
+            .map(|b| {
+                columns
+                    .iter()
+                    .position(|c| c == b)
+                    .expect("--baseline names a column")
+            })
+            .collect(),
+        None => vec![methods.len().saturating_sub(1)],
+    };
+    let total_levels = last + 1 - first;
+    for (k, column) in columns.iter().enumerate() {
+        let solved: Vec<&Run> = results[k].values().filter(|r| r.solved()).collect();
+        let mut times: Vec<f64> = solved.iter().map(|r| r.seconds).collect();
+        times.sort_by(f64::total_cmp);
+        let median = if times.is_empty() {
+            0.0
+        } else if times.len() % 2 == 1 {
+            times[times.len() / 2]
+        } else {
+            (times[times.len() / 2 - 1] + times[times.len() / 2]) / 2.0
+        };
+        let total: f64 = times.iter().sum::<f64>() + 0.0;
+        let within = |limit: f64| times.iter().filter(|&&t| t <= limit).count();
         println!(
-            "{method}: {n} of {} levels solved push-optimally within {timeout} s each; {secs:.1} s in total on the solved ones",
-            last.min(count) + 1 - first
+            "{column}: {} of {total_levels} levels solved push-optimally within {timeout} s each; median {median:.2} s, {total:.1} s in total on the solved ones; {} within 1 s, {} within 10 s",
+            times.len(),
+            within(1.0),
+            within(10.0)
         );
+        for &base in bases.iter().filter(|&&b| b != k) {
+            let both: Vec<(f64, f64)> = (first..=last)
+                .filter_map(|l| {
+                    let a = results[k].get(&l).filter(|r| r.solved())?;
+                    let b = results[base].get(&l).filter(|r| r.solved())?;
+                    Some((a.seconds.max(0.005), b.seconds.max(0.005)))
+                })
+                .collect();
+            let geo = (both.iter().map(|(a, b)| (a / b).ln()).sum::<f64>()
+                / both.len().max(1) as f64)
+                .exp();
+            let faster = both.iter().filter(|(a, b)| a < b).count();
+            let slower = both.iter().filter(|(a, b)| a > b).count();
+            let only: Vec<String> = (first..=last)
+                .filter(|l| {
+                    results[k].get(l).is_some_and(Run::solved)
+                        && !results[base].get(l).is_some_and(Run::solved)
+                })
+                .map(|l| l.to_string())
+                .collect();
+            let base_only = (first..=last)
+                .filter(|l| {
+                    !results[k].get(l).is_some_and(Run::solved)
+                        && results[base].get(l).is_some_and(Run::solved)
+                })
+                .count();
+            println!(
+                "  vs {}: on the {} levels both solved, time ratio {column}/{} geometric mean {geo:.3}; {column} faster on {faster}, slower on {slower}; solved only by {column}: {} [{}]; only by {}: {base_only}",
+                columns[base],
+                both.len(),
+                columns[base],
+                only.len(),
+                only.join(" "),
+                columns[base],
+            );
+        }
+        if methods.get(k).is_some_and(|m| m == "portfolio") {
+            let by = |name: &str| {
+                solved
+                    .iter()
+                    .filter(|r| r.proved_by.as_deref() == Some(name))
+                    .count()
+            };
+            println!("  proved by sat: {}, by astar: {}", by("sat"), by("astar"));
+        }
     }
     for m in &mismatches {
         println!("MISMATCH with the known optimum: {m}");
     }
+}
+
+impl Run {
+    fn missing() -> Run {
+        Run {
+            outcome: "not run".into(),
+            pushes: None,
+            seconds: 0.0,
+            bound: None,
+            proved_by: None,
+        }
+    }
+}
+
+/// Lines `level N solved PUSHES SECONDS` or `level N failed WHY SECONDS`; a level with no
+/// line (its process was killed at the time limit) is absent.
+fn read_external(path: &str) -> HashMap<usize, Run> {
+    std::fs::read_to_string(path)
+        .expect("readable external results")
+        .lines()
+        .filter_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let (["level", n, outcome, ..], Some(seconds)) = (words.as_slice(), words.last())
+            else {
+                return None;
+            };
+            let solved = *outcome == "solved";
+            Some((
+                n.parse().ok()?,
+                Run {
+                    outcome: if solved { "solved" } else { "failed" }.into(),
+                    pushes: if solved {
+                        words.get(3)?.parse().ok()
+                    } else {
+                        None
+                    },
+                    seconds: seconds.parse().ok()?,
+                    bound: None,
+                    proved_by: None,
+                },
+            ))
+        })
+        .collect()
 }
 
 fn count_levels(bin: &str, file: &str) -> usize {
@@ -159,6 +314,7 @@ fn run_level(bin: &str, file: &str, level: usize, method: &str, timeout: f64) ->
             pushes: None,
             seconds: wall,
             bound: None,
+            proved_by: None,
         };
     };
     Run {
@@ -166,5 +322,6 @@ fn run_level(bin: &str, file: &str, level: usize, method: &str, timeout: f64) ->
         pushes: report["pushes"].as_u64(),
         seconds: report["push_seconds"].as_f64().unwrap_or(wall),
         bound: report["no_plan_below"].as_u64(),
+        proved_by: report["proved_by"].as_str().map(str::to_string),
     }
 }

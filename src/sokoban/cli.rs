@@ -5,7 +5,7 @@ use super::plan::to_lurd;
 use super::render::board_lines;
 use super::simulate::replay;
 use super::solve::{solve_with_deadline, EncodingSize, SatOptions};
-use super::{bfs, Limits, Outcome};
+use super::{astar, bfs, portfolio, Limits, Outcome};
 use crate::input::{read_puzzle_file, InputError};
 use gridsat_encodings::sokoban::Pruning;
 use std::io::Write;
@@ -25,6 +25,22 @@ pub enum Method {
     Sat,
     /// Plain breadth-first search over pushes (the baseline).
     Bfs,
+    /// Best-first (A*) search over pushes with the matching bound and deadlock pruning
+    /// (proves push-optimality).
+    Astar,
+    /// SAT and A* on two threads; the first proof wins.
+    Portfolio,
+}
+
+impl Method {
+    fn name(self) -> &'static str {
+        match self {
+            Method::Sat => "sat",
+            Method::Bfs => "bfs",
+            Method::Astar => "astar",
+            Method::Portfolio => "portfolio",
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -46,6 +62,7 @@ Examples:
   gridsat sokoban examples/sokoban/microban-1-10.xsb --level 3
   gridsat sokoban examples/sokoban/seed.txt --boards
   gridsat sokoban levels.xsb --timeout 60 --format json
+  gridsat sokoban levels.xsb --level 5 --method astar
   gridsat sokoban levels.xsb --level 5 --method bfs";
 
 /// Finds push-optimal Sokoban plans (fewest pushes, then fewest moves among those).
@@ -70,14 +87,15 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
     /// Search method.
-    #[arg(long, value_enum, default_value = "sat")]
+    #[arg(long, value_enum, default_value = "portfolio")]
     pub method: Method,
     /// SAT: give up when the formula exceeds this many clauses.
     #[arg(long, default_value_t = 5_000_000)]
     pub max_clauses: usize,
-    /// Breadth-first search: give up after storing this many positions.
-    #[arg(long, default_value_t = 5_000_000)]
-    pub max_states: usize,
+    /// BFS and A*: give up after storing this many positions [default: 5000000 for BFS,
+    /// 40000000 for A*, about 45 bytes each for Microban-sized levels].
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<usize>,
     /// Give up rather than look for plans with more pushes than this.
     #[arg(long, value_name = "N")]
     pub max_pushes: Option<usize>,
@@ -149,6 +167,8 @@ pub struct LevelReport {
     /// "solved", "unsolvable" or "gave-up".
     pub outcome: &'static str,
     pub method: &'static str,
+    /// The search that proved the outcome (for the portfolio, the one that won).
+    pub proved_by: Option<&'static str>,
     /// Total time on the level.
     pub seconds: f64,
     /// Time until a plan was proven push-optimal (before the search for fewer moves).
@@ -168,6 +188,9 @@ pub struct LevelReport {
     pub no_plan_below: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub encoding: Option<EncodingSize>,
+    /// A*: positions stored and expanded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search: Option<astar::SearchStats>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub boards: Option<Vec<Vec<String>>>,
 }
@@ -213,19 +236,37 @@ fn solve_level(entry: &LevelEntry, args: &Args) -> anyhow::Result<LevelReport> {
         deadline: args
             .timeout
             .map(|s| started + Duration::from_secs_f64(s.max(0.0))),
-        max_states: args.max_states,
+        max_states: args.max_states.unwrap_or(match args.method {
+            Method::Bfs => 5_000_000,
+            _ => 40_000_000,
+        }),
         max_clauses: args.max_clauses,
         max_pushes: args.max_pushes,
         max_plans: args.max_plans.max(1),
         ..Limits::default()
     };
+    let mut proved_by = None;
+    let mut search = None;
     let (outcome, encoding, push_seconds) = match args.method {
         Method::Sat => {
             let (o, size, first) = solve_with_deadline(level, &limits, args.sat_options())?;
             (o, Some(size), first)
         }
         Method::Bfs => (bfs::search(level, &limits), None, None),
+        Method::Astar => {
+            let (o, stats) = astar::search(level, &limits);
+            search = Some(stats);
+            (o, None, None)
+        }
+        Method::Portfolio => {
+            let r = portfolio::solve(level, &limits, args.sat_options())?;
+            proved_by = r.winner.map(portfolio::Winner::name);
+            (r.outcome, Some(r.encoding), r.push_seconds)
+        }
     };
+    if args.method != Method::Portfolio && !matches!(outcome, Outcome::GaveUp { .. }) {
+        proved_by = Some(args.method.name());
+    }
     let seconds = started.elapsed().as_secs_f64();
     // The breadth-first search proves push-optimality when it stops.
     let push_seconds =
@@ -234,10 +275,8 @@ fn solve_level(entry: &LevelEntry, args: &Args) -> anyhow::Result<LevelReport> {
         level: entry.number,
         title: entry.title.clone(),
         outcome: "",
-        method: match args.method {
-            Method::Sat => "sat",
-            Method::Bfs => "bfs",
-        },
+        method: args.method.name(),
+        proved_by,
         seconds,
         push_seconds,
         lurd: None,
@@ -248,6 +287,7 @@ fn solve_level(entry: &LevelEntry, args: &Args) -> anyhow::Result<LevelReport> {
         reason: None,
         no_plan_below: None,
         encoding,
+        search,
         boards: None,
     };
     match outcome {
@@ -308,9 +348,10 @@ fn text_report(r: &LevelReport) -> String {
         "solved" => {
             let pushes = r.pushes.unwrap_or(0);
             let moves = r.moves.unwrap_or(0);
+            let by = r.proved_by.map(|m| format!(" by {m}")).unwrap_or_default();
             let _ = writeln!(
                 out,
-                "solved in {:.2} s (push-optimal after {:.2} s)",
+                "solved{by} in {:.2} s (push-optimal after {:.2} s)",
                 r.seconds,
                 r.push_seconds.unwrap_or(r.seconds)
             );
@@ -329,9 +370,10 @@ fn text_report(r: &LevelReport) -> String {
             let _ = writeln!(out, "plan: {}", r.lurd.as_deref().unwrap_or(""));
         }
         "unsolvable" => {
+            let by = r.proved_by.map(|m| format!(" by {m}")).unwrap_or_default();
             let _ = writeln!(
                 out,
-                "proven unsolvable: {}",
+                "proven unsolvable{by}: {}",
                 r.reason.as_deref().unwrap_or("")
             );
         }

@@ -1,10 +1,13 @@
 //! Sokoban: proven push-optimal plans. Parse (both formats), search (SAT with a growing
-//! horizon, or the breadth-first baseline), replay every plan independently, render.
+//! horizon, best-first A*, both as a portfolio, or the breadth-first baseline), replay
+//! every plan independently, render.
 
+pub mod astar;
 pub mod bfs;
 pub mod cli;
 pub mod parse;
 pub mod plan;
+pub mod portfolio;
 pub mod render;
 pub mod simulate;
 pub mod solve;

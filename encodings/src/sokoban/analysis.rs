@@ -39,6 +39,9 @@ pub struct Analysis {
     /// `potential[state]`: the least over goals `g` of the lone box's pushes to `g` minus
     /// `goal_potential[g]` (`None`: no goal reachable). See `push_waste`.
     potential: Vec<Option<i64>>,
+    /// `to_state[g][state(c, k)]`: pushes a lone box on `c`, player in region `k`, needs
+    /// to reach goal number `g`.
+    to_state: Vec<Vec<u32>>,
 }
 
 const NO_SIDE: u8 = u8::MAX;
@@ -276,7 +279,22 @@ impl Analysis {
             side,
             nearest,
             potential,
+            to_state,
         }
+    }
+
+    /// Pushes a lone box on `cell` needs to reach goal number `goal` (an index into
+    /// `level.goals()`) when the player is on the side named `side` (see `SideTable`);
+    /// `UNREACHABLE` when it cannot. A lower bound on that box's own pushes in any real
+    /// position where the player is on that side of it.
+    pub fn pushes_to_goal(&self, goal: usize, cell: usize, side: u8) -> u32 {
+        self.to_state[goal][state(cell, side)]
+    }
+
+    /// The side of a box on `cell` that a player on `player` is on, for every pair: see
+    /// `SideTable`. Takes `num_cells()^2` bytes.
+    pub fn side_table(&self, level: &Level) -> SideTable {
+        SideTable::new(level, &self.side)
     }
 
     /// How many of the pushes left a push wastes, for the waste budget.
@@ -317,6 +335,53 @@ impl Analysis {
     }
 }
 
+/// For every square `c` and every other square `p`, which region of the level without
+/// `c` the square `p` lies in, named as `Analysis` names the sides of a box on `c`. With
+/// a box on `c` and the player anywhere in its walkable region, this is the box's side:
+/// the player's whole region lies in one region of the level without `c`, since the
+/// player never walks through the box.
+#[derive(Clone, Debug)]
+pub struct SideTable {
+    cells: usize,
+    labels: Vec<u8>,
+}
+
+impl SideTable {
+    fn new(level: &Level, side: &[[u8; 4]]) -> SideTable {
+        let n = level.num_cells();
+        let mut labels = vec![NO_SIDE; n * n];
+        let mut stack = Vec::new();
+        for c in 0..n {
+            let row = &mut labels[c * n..(c + 1) * n];
+            for dir in Dir::ALL {
+                let Some(start) = level.neighbour(c, dir) else {
+                    continue;
+                };
+                if row[start] != NO_SIDE {
+                    continue;
+                }
+                let label = side[c][dir.index()];
+                row[start] = label;
+                stack.push(start);
+                while let Some(x) = stack.pop() {
+                    for m in Dir::ALL.iter().filter_map(|&d| level.neighbour(x, d)) {
+                        if m != c && row[m] == NO_SIDE {
+                            row[m] = label;
+                            stack.push(m);
+                        }
+                    }
+                }
+            }
+        }
+        SideTable { cells: n, labels }
+    }
+
+    /// The side of a box on `cell` the player on `player` is on (`player != cell`).
+    pub fn side(&self, cell: usize, player: usize) -> u8 {
+        self.labels[cell * self.cells + player]
+    }
+}
+
 /// The parity every plan's push count has, when the level fixes it: `Some(p)` means every
 /// plan has `pushes % 2 == p`.
 ///
@@ -354,36 +419,123 @@ pub fn min_cost_matching(costs: &[Vec<u32>]) -> Option<u32> {
 /// (finite entries only) plus `sum of v` equals the least cost, and for any rows placed
 /// on distinct columns the summed `costs - v` plus `sum of v` is at least it.
 pub fn matching_with_potentials(costs: &[Vec<u32>]) -> Option<(u32, Vec<i64>)> {
-    let rows = costs.len();
-    if rows == 0 {
-        return Some((0, Vec::new()));
+    let mut matcher = Matcher::default();
+    let total = matcher.solve(costs)?;
+    Some((total, matcher.column_potentials().to_vec()))
+}
+
+/// The Hungarian method with its work arrays kept between calls, for searches that
+/// solve many small matchings (one per position).
+#[derive(Clone, Debug, Default)]
+pub struct Matcher {
+    u: Vec<i64>,
+    v: Vec<i64>,
+    owner: Vec<usize>,
+    way: Vec<usize>,
+    minv: Vec<i64>,
+    used: Vec<bool>,
+    /// The cost standing for a forbidden (`UNREACHABLE`) pair in the last solve.
+    forbidden: i64,
+}
+
+impl Matcher {
+    /// The column potentials of the last `solve` (see `matching_with_potentials`).
+    pub fn column_potentials(&self) -> &[i64] {
+        self.v.get(1..).unwrap_or(&[])
     }
-    let cols = costs[0].len();
-    assert!(rows <= cols, "more rows than columns");
-    // A forbidden pair costs more than any finite matching can, so a matching that uses
-    // one is recognisable by its total.
-    let big: i64 = 1 + costs
-        .iter()
-        .flatten()
-        .filter(|&&c| c != UNREACHABLE)
-        .map(|&c| i64::from(c))
-        .sum::<i64>();
-    let cost = |r: usize, c: usize| -> i64 {
-        match costs[r][c] {
-            UNREACHABLE => big,
-            c => i64::from(c),
+
+    /// The least matching cost of `costs` (rows <= columns, `UNREACHABLE` forbidden), or
+    /// `None` when every assignment uses a forbidden entry. A forbidden pair costs one
+    /// more than all finite entries together, so a matching that uses one is
+    /// recognisable by its total and the dual values stay small.
+    pub fn solve(&mut self, costs: &[Vec<u32>]) -> Option<u32> {
+        let forbidden: i64 = 1 + costs
+            .iter()
+            .flatten()
+            .filter(|&&c| c != UNREACHABLE)
+            .map(|&c| i64::from(c))
+            .sum::<i64>();
+        self.solve_with_forbidden_cost(costs, forbidden)
+    }
+
+    /// `solve` with a given cost for forbidden pairs, which must exceed every finite
+    /// matching's total (and every later `resolve_row`'s, which keeps it).
+    pub fn solve_with_forbidden_cost(&mut self, costs: &[Vec<u32>], forbidden: i64) -> Option<u32> {
+        self.forbidden = forbidden;
+        let rows = costs.len();
+        if rows == 0 {
+            self.v.clear();
+            return Some(0);
         }
-    };
-    // 1-based arrays as in the classic formulation; column 0 is a sentinel.
-    let mut u = vec![0i64; rows + 1];
-    let mut v = vec![0i64; cols + 1];
-    let mut owner = vec![0usize; cols + 1];
-    let mut way = vec![0usize; cols + 1];
-    for r in 1..=rows {
+        let cols = costs[0].len();
+        assert!(rows <= cols, "more rows than columns");
+        let reset = |a: &mut Vec<i64>, len: usize| {
+            a.clear();
+            a.resize(len, 0);
+        };
+        // 1-based arrays as in the classic formulation; column 0 is a sentinel.
+        reset(&mut self.u, rows + 1);
+        reset(&mut self.v, cols + 1);
+        self.owner.clear();
+        self.owner.resize(cols + 1, 0);
+        self.way.clear();
+        self.way.resize(cols + 1, 0);
+        for r in 1..=rows {
+            self.insert_row(costs, r);
+        }
+        self.total(costs)
+    }
+
+    /// After `solve(base)` on a *square* matrix, the least matching cost of `costs`,
+    /// which equals `base` except in row `row`, computed into `out` by taking that row
+    /// out of the matching and putting it back (one augmenting path instead of one per
+    /// row). Sound because the other rows' dual values stay feasible and tight (their
+    /// costs did not change), and with as many columns as rows every column ends
+    /// matched, so the result is optimal as from scratch.
+    pub fn resolve_row(&self, costs: &[Vec<u32>], row: usize, out: &mut Matcher) -> Option<u32> {
+        assert_eq!(
+            costs.len(),
+            costs[0].len(),
+            "resolve_row needs a square matrix"
+        );
+        assert_eq!(
+            self.u.len(),
+            costs.len() + 1,
+            "resolve_row needs a solved base"
+        );
+        let copy = |to: &mut Vec<i64>, from: &[i64]| {
+            to.clear();
+            to.extend_from_slice(from);
+        };
+        copy(&mut out.u, &self.u);
+        copy(&mut out.v, &self.v);
+        out.owner.clear();
+        out.owner.extend_from_slice(&self.owner);
+        out.way.clear();
+        out.way.resize(self.way.len(), 0);
+        let r = row + 1;
+        if let Some(j) = out.owner.iter().skip(1).position(|&o| o == r) {
+            out.owner[j + 1] = 0;
+        }
+        out.u[r] = 0;
+        out.forbidden = self.forbidden;
+        out.insert_row(costs, r);
+        out.total(costs)
+    }
+
+    /// Adds row `r` (1-based) to the matching: one shortest augmenting path over the
+    /// reduced costs, adjusting the dual values on the way.
+    fn insert_row(&mut self, costs: &[Vec<u32>], r: usize) {
+        let cols = costs[0].len();
+        let forbidden = self.forbidden;
+        let (u, v, owner, way) = (&mut self.u, &mut self.v, &mut self.owner, &mut self.way);
         owner[0] = r;
         let mut j0 = 0;
-        let mut minv = vec![i64::MAX; cols + 1];
-        let mut used = vec![false; cols + 1];
+        self.minv.clear();
+        self.minv.resize(cols + 1, i64::MAX);
+        self.used.clear();
+        self.used.resize(cols + 1, false);
+        let (minv, used) = (&mut self.minv, &mut self.used);
         loop {
             used[j0] = true;
             let i0 = owner[j0];
@@ -391,7 +543,7 @@ pub fn matching_with_potentials(costs: &[Vec<u32>]) -> Option<(u32, Vec<i64>)> {
             let mut j1 = 0;
             for j in 1..=cols {
                 if !used[j] {
-                    let cur = cost(i0 - 1, j - 1) - u[i0] - v[j];
+                    let cur = cost(costs, i0 - 1, j - 1, forbidden) - u[i0] - v[j];
                     if cur < minv[j] {
                         minv[j] = cur;
                         way[j] = j0;
@@ -424,16 +576,21 @@ pub fn matching_with_potentials(costs: &[Vec<u32>]) -> Option<(u32, Vec<i64>)> {
             }
         }
     }
-    let total: i64 = (1..=cols)
-        .filter(|&j| owner[j] != 0)
-        .map(|j| cost(owner[j] - 1, j - 1))
-        .sum();
-    (total < big).then(|| {
-        (
-            u32::try_from(total).expect("matching cost fits in u32"),
-            v[1..].to_vec(),
-        )
-    })
+
+    fn total(&self, costs: &[Vec<u32>]) -> Option<u32> {
+        let total: i64 = (1..self.owner.len())
+            .filter(|&j| self.owner[j] != 0)
+            .map(|j| cost(costs, self.owner[j] - 1, j - 1, self.forbidden))
+            .sum();
+        (total < self.forbidden).then(|| u32::try_from(total).expect("matching cost fits in u32"))
+    }
+}
+
+fn cost(costs: &[Vec<u32>], r: usize, c: usize, forbidden: i64) -> i64 {
+    match costs[r][c] {
+        UNREACHABLE => forbidden,
+        c => i64::from(c),
+    }
 }
 
 #[cfg(test)]
@@ -528,6 +685,34 @@ mod tests {
                 })
                 .sum();
             assert_eq!(rows + v.iter().sum::<i64>(), i64::from(total), "{costs:?}");
+        }
+    }
+
+    #[test]
+    fn repairing_one_row_gives_the_matching_from_scratch() {
+        let mut next = xorshift(0xD1B5_4A32_D192_ED03);
+        let (mut base, mut repaired) = (Matcher::default(), Matcher::default());
+        for _ in 0..600 {
+            let n = 1 + (next() % 6) as usize;
+            let entry = |next: &mut dyn FnMut() -> u64| match next() % 8 {
+                0 => UNREACHABLE,
+                _ => (next() % 15) as u32,
+            };
+            let mut costs: Vec<Vec<u32>> = (0..n)
+                .map(|_| (0..n).map(|_| entry(&mut next)).collect())
+                .collect();
+            if base.solve_with_forbidden_cost(&costs, 1 << 40).is_none() {
+                continue;
+            }
+            let row = (next() % n as u64) as usize;
+            // A push changes a lone box's distances by at most one each way, but the
+            // repair must not rely on that: any new row.
+            costs[row] = (0..n).map(|_| entry(&mut next)).collect();
+            assert_eq!(
+                base.resolve_row(&costs, row, &mut repaired),
+                brute_force(&costs),
+                "{costs:?}"
+            );
         }
     }
 

@@ -1,0 +1,643 @@
+//! A best-first (A*) search over pushes that proves its plan push-optimal.
+//!
+//! **Positions.** A position is the set of box squares plus the player's region,
+//! represented by its smallest square: walking is free, every edge of the search is one
+//! push, and `g` is the number of pushes so far.
+//!
+//! **The heuristic** `h` is the matching bound of `Analysis`, taken in the current
+//! position: a minimum-cost assignment of the boxes to distinct goals, where a box costs
+//! the pushes a *lone* box needs from its square, with the player on its actual side,
+//! to the goal. It is *admissible*: in any plan each box ends on its own goal and needs
+//! at least its lone pushes (other boxes only block). It is *consistent*
+//! (`h(parent) <= 1 + h(child)`): a push changes only the pushed box's row of the cost
+//! matrix (the player never walks through a box that does not move, so every other box
+//! keeps its side), and a lone box's distance to any goal drops by at most one per
+//! push, so any assignment of the child costs at most one less in the parent. With a
+//! consistent heuristic and unit costs, a position is never reached more cheaply after
+//! it has been expanded: no reopening is needed, and the first solved position found
+//! is push-optimal. `h = 0` exactly when every box stands on a goal (a lone box needs
+//! no push only on the goal itself), so a solved child is recognised when it is
+//! generated: its parent was not solved, so `f(parent) >= g(parent) + 1 = f(child)`,
+//! and `f(parent)` is the least `f` in the open list, which is a lower bound on every
+//! plan (the open list always holds a position of an optimal plan with `f` at most the
+//! optimum, since pruning only drops positions that cannot be completed).
+//!
+//! **Pruning** (each drops only positions from which no plan exists, so neither the
+//! optimum nor "unsolvable" changes):
+//! - a push onto a dead square (no goal reachable from it by a lone box);
+//! - an infinite matching: some box cannot reach any goal from its side, or the boxes
+//!   cannot be given distinct goals they can reach (see above: a lower bound);
+//! - a freeze deadlock: the pushed box can no longer move along either axis, blocked
+//!   by walls, by dead squares on both sides of an axis (a push either way would put it
+//!   on a dead square) or by other boxes that are themselves blocked in the same sense,
+//!   and one box of that frozen group is off a goal. The first push of a box of the
+//!   group would need both neighbours along its axis free and non-dead, which the group
+//!   never allows while none of its boxes has moved: so none ever moves, and the box off
+//!   a goal stays off it.
+//!
+//! **Memory.** Box sets are packed bitsets in one arena; an open-addressing table of
+//! `u32` indices finds a position again; per position about `8 x words + 14` bytes plus
+//! the table and the open list. `Limits::max_states` stops the search ("gave up"),
+//! reporting the least `f` of the open list as the bound proven.
+
+use super::{Limits, Outcome, Solution};
+use gridsat_encodings::grid::Cell;
+use gridsat_encodings::sokoban::analysis::{Matcher, SideTable, UNREACHABLE};
+use gridsat_encodings::sokoban::{Analysis, Dir, Level, Push, Square};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Levels with more squares than this are not searched (the side table would take
+/// `cells^2` bytes).
+const MAX_CELLS: usize = 8192;
+
+/// What the search did, for reports.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct SearchStats {
+    /// Positions stored (open and closed).
+    pub stored: usize,
+    /// Positions expanded.
+    pub expanded: usize,
+}
+
+/// Every position found, in discovery order, with its best known `g` and how it was
+/// reached; plus a hash table to find a position's index from its contents.
+struct Store {
+    words: usize,
+    boxes: Vec<u64>,
+    player: Vec<u16>,
+    g: Vec<u32>,
+    parent: Vec<u32>,
+    /// `from * 4 + dir` of the push that reached the position.
+    push: Vec<u32>,
+    closed: Vec<bool>,
+    slots: Vec<u32>,
+}
+
+const EMPTY: u32 = u32::MAX;
+
+fn hash(words: &[u64], player: u16) -> u64 {
+    let mut h = u64::from(player).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for &w in words {
+        h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 29;
+    }
+    h
+}
+
+impl Store {
+    fn new(words: usize) -> Store {
+        Store {
+            words,
+            boxes: Vec::new(),
+            player: Vec::new(),
+            g: Vec::new(),
+            parent: Vec::new(),
+            push: Vec::new(),
+            closed: Vec::new(),
+            slots: vec![EMPTY; 1 << 12],
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.player.len()
+    }
+
+    fn boxes_of(&self, i: usize) -> &[u64] {
+        &self.boxes[i * self.words..(i + 1) * self.words]
+    }
+
+    fn slot_of(&self, words: &[u64], player: u16) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut at = hash(words, player) as usize & mask;
+        loop {
+            let i = self.slots[at];
+            if i == EMPTY
+                || (self.player[i as usize] == player && self.boxes_of(i as usize) == words)
+            {
+                return at;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// The index of the position, and whether it is new (stored with `g`, `parent`,
+    /// `push` when it is).
+    fn find_or_insert(
+        &mut self,
+        words: &[u64],
+        player: u16,
+        g: u32,
+        parent: u32,
+        push: u32,
+    ) -> (usize, bool) {
+        if 2 * (self.len() + 1) > self.slots.len() {
+            self.grow();
+        }
+        let at = self.slot_of(words, player);
+        if self.slots[at] != EMPTY {
+            return (self.slots[at] as usize, false);
+        }
+        let i = self.len();
+        self.slots[at] = i as u32;
+        self.boxes.extend_from_slice(words);
+        self.player.push(player);
+        self.g.push(g);
+        self.parent.push(parent);
+        self.push.push(push);
+        self.closed.push(false);
+        (i, true)
+    }
+
+    fn grow(&mut self) {
+        let size = self.slots.len() * 2;
+        self.slots = vec![EMPTY; size];
+        let mask = size - 1;
+        for i in 0..self.len() {
+            let mut at = hash(self.boxes_of(i), self.player[i]) as usize & mask;
+            while self.slots[at] != EMPTY {
+                at = (at + 1) & mask;
+            }
+            self.slots[at] = i as u32;
+        }
+    }
+
+    fn plan_to(&self, mut i: usize) -> Vec<Push> {
+        let mut plan = Vec::new();
+        while self.parent[i] != EMPTY {
+            let code = self.push[i] as usize;
+            plan.push(Push {
+                from: code / 4,
+                dir: Dir::ALL[code % 4],
+            });
+            i = self.parent[i] as usize;
+        }
+        plan.reverse();
+        plan
+    }
+}
+
+/// The player's region: a flood fill with a stamp per square, so no clearing is needed.
+struct Flood {
+    stamp: Vec<u32>,
+    current: u32,
+    stack: Vec<usize>,
+}
+
+impl Flood {
+    /// Marks the squares the player reaches from `from`; returns the smallest.
+    fn fill(&mut self, level: &Level, occupied: &[bool], from: usize) -> usize {
+        self.current += 1;
+        self.stamp[from] = self.current;
+        self.stack.clear();
+        self.stack.push(from);
+        let mut smallest = from;
+        while let Some(c) = self.stack.pop() {
+            smallest = smallest.min(c);
+            for d in Dir::ALL {
+                if let Some(n) = level.neighbour(c, d) {
+                    if self.stamp[n] != self.current && !occupied[n] {
+                        self.stamp[n] = self.current;
+                        self.stack.push(n);
+                    }
+                }
+            }
+        }
+        smallest
+    }
+
+    fn reached(&self, c: usize) -> bool {
+        self.stamp[c] == self.current
+    }
+}
+
+/// Freeze deadlock detection (see the module comment for why it is sound).
+struct Freeze<'a> {
+    level: &'a Level,
+    dead: &'a [bool],
+    /// Boxes being checked or already found frozen in the current check: they count as
+    /// walls.
+    frozen: Vec<bool>,
+    group: Vec<usize>,
+    /// Calls left in the current check; when it runs out the answer is "not frozen",
+    /// which is always safe.
+    budget: usize,
+}
+
+impl Freeze<'_> {
+    /// Whether the box on `cell` (just pushed there) is part of a frozen group with a
+    /// box off a goal.
+    fn deadlocked(&mut self, occupied: &[bool], cell: usize) -> bool {
+        self.frozen_group(occupied, cell)
+            .is_some_and(|group| group.iter().any(|&c| !self.level.is_goal(c)))
+    }
+
+    /// The frozen group of the box on `cell`, if it is frozen.
+    fn frozen_group(&mut self, occupied: &[bool], cell: usize) -> Option<Vec<usize>> {
+        self.budget = 256;
+        let frozen = self.is_frozen(occupied, cell);
+        let group = frozen.then(|| self.group.clone());
+        for c in self.group.drain(..) {
+            self.frozen[c] = false;
+        }
+        group
+    }
+
+    fn is_frozen(&mut self, occupied: &[bool], cell: usize) -> bool {
+        if self.budget == 0 {
+            return false;
+        }
+        self.budget -= 1;
+        let mark = self.group.len();
+        self.group.push(cell);
+        self.frozen[cell] = true;
+        let result = self.axis_blocked(occupied, cell, Dir::Left, Dir::Right)
+            && self.axis_blocked(occupied, cell, Dir::Up, Dir::Down);
+        if !result {
+            for c in self.group.drain(mark..) {
+                self.frozen[c] = false;
+            }
+        }
+        result
+    }
+
+    fn axis_blocked(&mut self, occupied: &[bool], cell: usize, a: Dir, b: Dir) -> bool {
+        let (Some(na), Some(nb)) = (self.level.neighbour(cell, a), self.level.neighbour(cell, b))
+        else {
+            return true;
+        };
+        if (self.dead[na] && self.dead[nb]) || self.frozen[na] || self.frozen[nb] {
+            return true;
+        }
+        (occupied[na] && self.is_frozen(occupied, na))
+            || (occupied[nb] && self.is_frozen(occupied, nb))
+    }
+}
+
+/// The matching bound of a position (see the module comment); `None` when infinite.
+/// The expanded position's matching is solved once; each child differs from it in the
+/// pushed box's row only, so with as many goals as boxes the child's matching is
+/// repaired from it with one augmenting path (`Matcher::resolve_row`).
+struct Heuristic<'a> {
+    level: &'a Level,
+    analysis: &'a Analysis,
+    sides: SideTable,
+    /// The expanded position's cost matrix (rows in its box order) and its player.
+    costs: Vec<Vec<u32>>,
+    player: usize,
+    parent: Matcher,
+    child: Matcher,
+    spare_row: Vec<u32>,
+}
+
+/// The cost of a forbidden pair in the search's matchings: above any finite matching
+/// (lone-box distances are below 4 x 8192 and there are at most 8192 boxes).
+const FORBIDDEN: i64 = 1 << 40;
+
+impl Heuristic<'_> {
+    /// Fills `row` with the pushes from `cell` to every goal with the player on
+    /// `player`'s side; false when no goal can be reached.
+    fn fill_row(&self, row: &mut Vec<u32>, cell: usize, player: usize) -> bool {
+        let side = self.sides.side(cell, player);
+        row.clear();
+        let goals = self.level.goals().len();
+        row.extend((0..goals).map(|g| self.analysis.pushes_to_goal(g, cell, side)));
+        row.iter().any(|&c| c != UNREACHABLE)
+    }
+
+    /// The bound of the position about to be expanded (kept for its children).
+    fn expand(&mut self, boxes: &[usize], player: usize) -> Option<u32> {
+        let mut costs = std::mem::take(&mut self.costs);
+        costs.resize_with(boxes.len(), Vec::new);
+        let finite = costs
+            .iter_mut()
+            .zip(boxes)
+            .all(|(row, &b)| self.fill_row(row, b, player));
+        self.costs = costs;
+        self.player = player;
+        if !finite {
+            return None;
+        }
+        self.parent
+            .solve_with_forbidden_cost(&self.costs, FORBIDDEN)
+    }
+
+    /// The bound of the child in which box number `k` of the expanded position stands on
+    /// `target` and the player's region is represented by `player`.
+    fn child(&mut self, k: usize, target: usize, player: usize, boxes: &[usize]) -> Option<u32> {
+        // The other boxes keep their sides (the player never walks through them), so
+        // their rows are the expanded position's.
+        debug_assert!(
+            boxes
+                .iter()
+                .enumerate()
+                .all(|(i, &b)| i == k
+                    || self.sides.side(b, player) == self.sides.side(b, self.player))
+        );
+        let mut row = std::mem::take(&mut self.spare_row);
+        if !self.fill_row(&mut row, target, player) {
+            self.spare_row = row;
+            return None;
+        }
+        std::mem::swap(&mut row, &mut self.costs[k]);
+        let bound = if self.costs.len() == self.level.goals().len() {
+            self.parent.resolve_row(&self.costs, k, &mut self.child)
+        } else {
+            self.child.solve_with_forbidden_cost(&self.costs, FORBIDDEN)
+        };
+        std::mem::swap(&mut row, &mut self.costs[k]);
+        self.spare_row = row;
+        bound
+    }
+}
+
+/// Open-list entry: least `f` first, then least `h` (deepest first among equals).
+fn entry(f: u32, h: u32, index: usize) -> Reverse<u64> {
+    Reverse((u64::from(f) << 44) | (u64::from(h.min(0xFFF)) << 32) | index as u64)
+}
+
+/// Searches `level` best-first by `f = pushes + matching bound`; see the module comment.
+///
+/// Boxes already frozen at the start never move in any plan (the freeze argument of the
+/// module comment, applied to the start): a frozen box off a goal proves the level
+/// unsolvable, and boxes frozen on goals are turned into walls (their goals with them)
+/// before the search, which sharpens the lone-box distances of the others and the dead
+/// squares. The plan found in that level is a plan of the original one, square by square.
+pub fn search(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
+    if level.num_cells() > MAX_CELLS {
+        return search_level(level, limits);
+    }
+    let analysis = Analysis::new(level);
+    let mut freeze = Freeze {
+        level,
+        dead: &analysis.dead,
+        frozen: vec![false; level.num_cells()],
+        group: Vec::new(),
+        budget: 0,
+    };
+    let mut occupied = vec![false; level.num_cells()];
+    for &b in level.boxes() {
+        occupied[b] = true;
+    }
+    let mut fixed = vec![false; level.num_cells()];
+    for &b in level.boxes() {
+        let Some(group) = freeze.frozen_group(&occupied, b) else {
+            continue;
+        };
+        if let Some(&off) = group.iter().find(|&&c| !level.is_goal(c)) {
+            let p = level.position(off);
+            let reason = format!(
+                "the box at row {}, column {} is frozen off a goal (blocked on both axes by walls, dead squares or other frozen boxes)",
+                p.row + 1,
+                p.col + 1
+            );
+            return (Outcome::Unsolvable { reason }, SearchStats::default());
+        }
+        for c in group {
+            fixed[c] = true;
+        }
+    }
+    let Some(reduced) = fixed
+        .iter()
+        .any(|&f| f)
+        .then(|| with_walls(level, &fixed))
+        .flatten()
+    else {
+        return search_level(level, limits);
+    };
+    let (outcome, stats) = search_level(&reduced, limits);
+    let outcome = match outcome {
+        Outcome::Solved(mut solution) => {
+            for push in &mut solution.pushes {
+                push.from = level
+                    .cell_at(reduced.position(push.from))
+                    .expect("the reduced level's squares are squares of the level");
+            }
+            Outcome::Solved(solution)
+        }
+        other => other,
+    };
+    (outcome, stats)
+}
+
+/// `level` with the boxes on the squares marked in `walls` (and their goals) made walls;
+/// `None` if that is not a level (e.g. no box left, or a goal cut off from the player).
+fn with_walls(level: &Level, walls: &[bool]) -> Option<Level> {
+    let grid: Vec<Vec<Square>> = (0..level.rows())
+        .map(|r| {
+            (0..level.cols())
+                .map(|c| {
+                    let pos = Cell::new(r, c);
+                    match level.cell_at(pos) {
+                        Some(cell) if walls[cell] => Square {
+                            wall: true,
+                            ..Square::default()
+                        },
+                        Some(cell) => Square {
+                            wall: false,
+                            goal: level.is_goal(cell),
+                            boxed: level.boxes().contains(&cell),
+                            player: level.player() == cell,
+                        },
+                        None => Square {
+                            wall: level.is_wall(pos),
+                            ..Square::default()
+                        },
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    Level::new(&grid).ok()
+}
+
+fn search_level(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
+    let mut stats = SearchStats::default();
+    let n = level.num_cells();
+    if n > MAX_CELLS {
+        let outcome = Outcome::GaveUp {
+            reason: format!("the level has more than {MAX_CELLS} squares, too many for A*"),
+            no_plan_below: 0,
+        };
+        return (outcome, stats);
+    }
+    let analysis = Analysis::new(level);
+    if let Some(reason) = super::solve::static_unsolvable(level, &analysis) {
+        return (Outcome::Unsolvable { reason }, stats);
+    }
+    let words = n.div_ceil(64);
+    let mut heuristic = Heuristic {
+        level,
+        analysis: &analysis,
+        sides: analysis.side_table(level),
+        costs: Vec::new(),
+        player: 0,
+        parent: Matcher::default(),
+        child: Matcher::default(),
+        spare_row: Vec::new(),
+    };
+    let mut freeze = Freeze {
+        level,
+        dead: &analysis.dead,
+        frozen: vec![false; n],
+        group: Vec::new(),
+        budget: 0,
+    };
+    let new_flood = || Flood {
+        stamp: vec![0; n],
+        current: 0,
+        stack: Vec::new(),
+    };
+    // One flood for the expanded position's region, one for its children's.
+    let mut flood = new_flood();
+    let mut child_flood = new_flood();
+    let mut occupied = vec![false; n];
+    for &b in level.boxes() {
+        occupied[b] = true;
+    }
+    let start_player = flood.fill(level, &occupied, level.player());
+    let mut start_boxes: Vec<usize> = level.boxes().to_vec();
+    start_boxes.sort_unstable();
+    let Some(h0) = heuristic.expand(&start_boxes, start_player) else {
+        let reason = "the boxes cannot be matched to distinct goals they can each reach".into();
+        return (Outcome::Unsolvable { reason }, stats);
+    };
+    if h0 == 0 {
+        return (
+            Outcome::Solved(Solution::push_optimal(Vec::new(), false)),
+            stats,
+        );
+    }
+    let pack = |boxes: &[bool], out: &mut Vec<u64>| {
+        out.clear();
+        out.resize(words, 0);
+        for (c, _) in boxes.iter().enumerate().filter(|(_, &b)| b) {
+            out[c / 64] |= 1 << (c % 64);
+        }
+    };
+    let mut store = Store::new(words);
+    let mut packed = Vec::with_capacity(words);
+    pack(&occupied, &mut packed);
+    store.find_or_insert(&packed, start_player as u16, 0, EMPTY, 0);
+    let mut open = BinaryHeap::new();
+    open.push(entry(h0, h0, 0));
+    let mut box_list: Vec<usize> = Vec::new();
+    let mut bound = h0;
+    while let Some(Reverse(key)) = open.pop() {
+        let f = (key >> 44) as u32;
+        let i = (key & 0xFFFF_FFFF) as usize;
+        if store.closed[i] {
+            continue;
+        }
+        bound = bound.max(f);
+        let gave_up = |reason: String| Outcome::GaveUp {
+            reason,
+            no_plan_below: bound as usize,
+        };
+        if limits.max_pushes.is_some_and(|m| f as usize > m) {
+            return (gave_up("push limit".into()), stats);
+        }
+        if stats.expanded % 1024 == 0 && limits.expired() {
+            return (gave_up("time limit".into()), stats);
+        }
+        if store.len() > limits.max_states {
+            let reason = format!("size limit ({} positions)", limits.max_states);
+            return (gave_up(reason), stats);
+        }
+        store.closed[i] = true;
+        stats.expanded += 1;
+        let g = store.g[i];
+        // Unpack the position.
+        occupied.iter_mut().for_each(|o| *o = false);
+        box_list.clear();
+        for (w, &word) in store.boxes_of(i).iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let c = w * 64 + bits.trailing_zeros() as usize;
+                occupied[c] = true;
+                box_list.push(c);
+                bits &= bits - 1;
+            }
+        }
+        let player = flood.fill(level, &occupied, usize::from(store.player[i]));
+        if heuristic.expand(&box_list, player).is_none() {
+            unreachable!("a stored position has a finite bound");
+        }
+        for (k, &from) in box_list.iter().enumerate() {
+            for dir in Dir::ALL {
+                let (Some(behind), Some(target)) = (
+                    level.neighbour(from, dir.opposite()),
+                    level.neighbour(from, dir),
+                ) else {
+                    continue;
+                };
+                if !flood.reached(behind) || occupied[target] || analysis.dead[target] {
+                    continue;
+                }
+                occupied[from] = false;
+                occupied[target] = true;
+                let child = expand_child(
+                    level,
+                    &mut child_flood,
+                    &mut freeze,
+                    &mut heuristic,
+                    &occupied,
+                    from,
+                    target,
+                    k,
+                    &box_list,
+                );
+                if let Some((player, h)) = child {
+                    let push_code = (from * 4 + dir.index()) as u32;
+                    pack(&occupied, &mut packed);
+                    let (j, new) =
+                        store.find_or_insert(&packed, player as u16, g + 1, i as u32, push_code);
+                    if h == 0 {
+                        stats.stored = store.len();
+                        let plan = store.plan_to(j);
+                        return (Outcome::Solved(Solution::push_optimal(plan, false)), stats);
+                    }
+                    if new {
+                        open.push(entry(g + 1 + h, h, j));
+                    } else if !store.closed[j] && g + 1 < store.g[j] {
+                        store.g[j] = g + 1;
+                        store.parent[j] = i as u32;
+                        store.push[j] = push_code;
+                        open.push(entry(g + 1 + h, h, j));
+                    }
+                }
+                occupied[target] = false;
+                occupied[from] = true;
+            }
+        }
+        stats.stored = store.len();
+    }
+    stats.stored = store.len();
+    let reason = format!(
+        "the A* search exhausted all {} positions reachable without a deadlock and none is solved",
+        store.len()
+    );
+    (Outcome::Unsolvable { reason }, stats)
+}
+
+/// The child position after pushing the box on `from` to `target` (`occupied` already
+/// updated): its player square and matching bound, or `None` when it is a deadlock.
+#[allow(clippy::too_many_arguments)]
+fn expand_child(
+    level: &Level,
+    flood: &mut Flood,
+    freeze: &mut Freeze,
+    heuristic: &mut Heuristic,
+    occupied: &[bool],
+    from: usize,
+    target: usize,
+    pushed: usize,
+    box_list: &[usize],
+) -> Option<(usize, u32)> {
+    if freeze.deadlocked(occupied, target) {
+        return None;
+    }
+    let player = flood.fill(level, occupied, from);
+    let h = heuristic.child(pushed, target, player, box_list)?;
+    Some((player, h))
+}

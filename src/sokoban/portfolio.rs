@@ -1,0 +1,244 @@
+//! The portfolio: the SAT search and the A* search run side by side on two threads;
+//! the first to prove its answer (a push-optimal plan, or unsolvable) wins, and the
+//! other is told to stop through its own cancel flag. A* starts alone and SAT joins it
+//! after `HEAD_START` (25 ms) unless A* has proven its answer by then: most levels
+//! A* proves within a few milliseconds, and the SAT encoder beside it only slows it.
+//!
+//! Fewest moves: when SAT wins, its own search for the fewest moves among push-optimal
+//! plans goes on under the time left (as with `--method sat`). When A* wins, its plan's
+//! moves are reported as *not proven fewest*: asking SAT for fewer moves at the now
+//! known push count would need the SAT horizon at that count, which is exactly what SAT
+//! failed to reach first.
+
+use super::solve::{solve_with, EncodingSize, Progress, SatOptions};
+use super::{astar, Limits, Outcome};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Instant;
+
+/// How long A* runs alone before the SAT search starts beside it.
+const HEAD_START: std::time::Duration = std::time::Duration::from_millis(25);
+
+/// Which search proved the answer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Winner {
+    Sat,
+    Astar,
+}
+
+impl Winner {
+    pub fn name(self) -> &'static str {
+        match self {
+            Winner::Sat => "sat",
+            Winner::Astar => "astar",
+        }
+    }
+}
+
+/// What the portfolio found: the outcome, which search proved it (none when both gave
+/// up), the SAT formula's size, and when push-optimality was proven.
+pub struct PortfolioResult {
+    pub outcome: Outcome,
+    pub winner: Option<Winner>,
+    pub encoding: EncodingSize,
+    pub push_seconds: Option<f64>,
+}
+
+enum Message {
+    Sat(Progress),
+    SatDone(anyhow::Result<Outcome>),
+    AstarDone(Outcome),
+}
+
+/// Runs both searches until one proves its answer or the deadline passes.
+pub fn solve(
+    level: &gridsat_encodings::sokoban::Level,
+    limits: &Limits,
+    options: SatOptions,
+) -> anyhow::Result<PortfolioResult> {
+    let started = Instant::now();
+    let (tx, rx) = mpsc::channel();
+    let sat_limits = Limits {
+        cancel: Arc::new(AtomicBool::new(false)),
+        ..limits.clone()
+    };
+    let astar_limits = Limits {
+        cancel: Arc::new(AtomicBool::new(false)),
+        ..limits.clone()
+    };
+    let stop_sat = sat_limits.cancel.clone();
+    let stop_astar = astar_limits.cancel.clone();
+    let stop_both = || {
+        stop_sat.store(true, Ordering::Relaxed);
+        stop_astar.store(true, Ordering::Relaxed);
+    };
+    {
+        let level = level.clone();
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            let (outcome, _) = astar::search(&level, &astar_limits);
+            let _ = tx.send(Message::AstarDone(outcome));
+        });
+    }
+    // A* alone first for a moment: most levels it proves in a few milliseconds, and
+    // starting the SAT encoder beside it would only slow it down.
+    let mut pending = rx.recv_timeout(HEAD_START).ok();
+    if let Some(Message::AstarDone(outcome)) = &pending {
+        if !matches!(outcome, Outcome::GaveUp { .. }) {
+            let solved = matches!(outcome, Outcome::Solved(_));
+            let Some(Message::AstarDone(outcome)) = pending.take() else {
+                unreachable!("matched above")
+            };
+            return Ok(PortfolioResult {
+                outcome,
+                winner: Some(Winner::Astar),
+                encoding: EncodingSize::default(),
+                push_seconds: solved.then(|| started.elapsed().as_secs_f64()),
+            });
+        }
+    }
+    {
+        let level = level.clone();
+        std::thread::spawn(move || {
+            let progress_tx = tx.clone();
+            let result = solve_with(&level, &sat_limits, options, &mut |p| {
+                let _ = progress_tx.send(Message::Sat(p));
+            });
+            let _ = tx.send(Message::SatDone(result));
+        });
+    }
+    let mut bound = 0;
+    let mut encoding = EncodingSize::default();
+    let mut sat_found = None;
+    let mut push_seconds = None;
+    let mut gave_up: Vec<String> = Vec::new();
+    let mut running = 2;
+    let give_up = |reasons: &[String], bound: usize| Outcome::GaveUp {
+        reason: if reasons.is_empty() {
+            "time limit".into()
+        } else {
+            reasons.join("; ")
+        },
+        no_plan_below: bound,
+    };
+    loop {
+        let message = match (pending.take(), limits.deadline) {
+            (Some(m), _) => Ok(m),
+            (None, None) => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+            (None, Some(d)) => rx.recv_timeout(d.saturating_duration_since(Instant::now())),
+        };
+        let elapsed = started.elapsed().as_secs_f64();
+        match message {
+            Ok(Message::Sat(Progress::NoPlanBelow(b))) => bound = bound.max(b),
+            Ok(Message::Sat(Progress::Size(s))) => encoding = s,
+            Ok(Message::Sat(Progress::Found(s))) => {
+                // SAT proved push-optimality; A* has nothing left to add.
+                stop_astar.store(true, Ordering::Relaxed);
+                push_seconds.get_or_insert(elapsed);
+                sat_found = Some(s);
+            }
+            Ok(Message::SatDone(result)) => {
+                running -= 1;
+                match result? {
+                    Outcome::GaveUp {
+                        reason,
+                        no_plan_below,
+                    } if sat_found.is_none() => {
+                        bound = bound.max(no_plan_below);
+                        gave_up.push(format!("sat: {reason}"));
+                        if running == 0 {
+                            return Ok(PortfolioResult {
+                                outcome: give_up(&gave_up, bound),
+                                winner: None,
+                                encoding,
+                                push_seconds: None,
+                            });
+                        }
+                    }
+                    outcome => {
+                        stop_both();
+                        if matches!(outcome, Outcome::Solved(_)) {
+                            push_seconds.get_or_insert(elapsed);
+                        }
+                        return Ok(PortfolioResult {
+                            outcome,
+                            winner: Some(Winner::Sat),
+                            encoding,
+                            push_seconds,
+                        });
+                    }
+                }
+            }
+            Ok(Message::AstarDone(outcome)) => {
+                running -= 1;
+                match outcome {
+                    // A cancelled A* after SAT's proof: keep waiting for SAT's moves.
+                    Outcome::GaveUp { .. } if sat_found.is_some() => {}
+                    Outcome::GaveUp {
+                        reason,
+                        no_plan_below,
+                    } => {
+                        bound = bound.max(no_plan_below);
+                        gave_up.push(format!("astar: {reason}"));
+                        if running == 0 {
+                            return Ok(PortfolioResult {
+                                outcome: give_up(&gave_up, bound),
+                                winner: None,
+                                encoding,
+                                push_seconds: None,
+                            });
+                        }
+                    }
+                    outcome if sat_found.is_none() => {
+                        stop_both();
+                        if matches!(outcome, Outcome::Solved(_)) {
+                            push_seconds = Some(elapsed);
+                        }
+                        return Ok(PortfolioResult {
+                            outcome,
+                            winner: Some(Winner::Astar),
+                            encoding,
+                            push_seconds,
+                        });
+                    }
+                    // SAT proved it first and is still looking for fewer moves.
+                    _ => {}
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                stop_both();
+                // A* stops within a few milliseconds of the deadline with its bound (the
+                // least f of its open list); a SAT call may not return for long.
+                let grace = Instant::now() + std::time::Duration::from_millis(500);
+                while let Ok(message) =
+                    rx.recv_timeout(grace.saturating_duration_since(Instant::now()))
+                {
+                    match message {
+                        Message::Sat(Progress::NoPlanBelow(b)) => bound = bound.max(b),
+                        Message::AstarDone(Outcome::GaveUp { no_plan_below, .. }) => {
+                            bound = bound.max(no_plan_below);
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+                let (outcome, winner) = match sat_found {
+                    Some(s) => (Outcome::Solved(s), Some(Winner::Sat)),
+                    None => (give_up(&gave_up, bound), None),
+                };
+                return Ok(PortfolioResult {
+                    outcome,
+                    winner,
+                    encoding,
+                    push_seconds,
+                });
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(crate::error::InternalError::new(
+                    "the portfolio's searches stopped without an answer",
+                )
+                .into())
+            }
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! The A* search and the SAT + A* portfolio: push counts against the separate
+//! breadth-first search on random small levels (solvable and unsolvable), the bound
+//! reported when a limit stops A*, the Microban 1-10 optima, and the command line.
+
+use gridsat::sokoban::plan::to_lurd;
+use gridsat::sokoban::portfolio::{self, Winner};
+use gridsat::sokoban::simulate::replay;
+use gridsat::sokoban::solve::SatOptions;
+use gridsat::sokoban::{astar, bfs, Limits, Outcome};
+use gridsat_encodings::sokoban::Level;
+use std::process::Command;
+
+mod common;
+use common::sokoban::{level, Room};
+use common::Rng;
+
+const MICROBAN_1_10: &str = include_str!("../examples/sokoban/microban-1-10.xsb");
+const CORRIDOR: &str = include_str!("../examples/sokoban/unsolvable.xsb");
+
+/// Pushes of a solved outcome, after checking the plan with the referee.
+fn verified_pushes(level: &Level, outcome: &Outcome) -> Option<usize> {
+    match outcome {
+        Outcome::Solved(s) => {
+            assert!(s.push_optimal);
+            let lurd = to_lurd(level, &s.pushes).unwrap();
+            let replayed = replay(level, &lurd).unwrap();
+            assert_eq!(replayed.pushes, s.pushes.len());
+            Some(replayed.pushes)
+        }
+        _ => None,
+    }
+}
+
+fn astar(level: &Level, limits: &Limits) -> Outcome {
+    astar::search(level, limits).0
+}
+
+/// Rooms of 4x4 to 6x6 with up to 3 boxes, scattered walls (which make freeze
+/// deadlocks), sometimes a spare goal or a box starting on a goal.
+const ROOM: Room = Room {
+    max_rows: 6,
+    max_cols: 6,
+    max_boxes: 3,
+    wall_one_in: 6,
+    spare_goal_one_in: Some(5),
+    boxed_goal_one_in: 5,
+};
+
+#[test]
+fn astar_agrees_with_breadth_first_search_on_random_levels() {
+    let mut rng = Rng::new(0x5EED_A57A_2026);
+    let (mut solved, mut unsolvable, mut checked) = (0, 0, 0);
+    while checked < 1500 {
+        let Some(level) = ROOM.draw(&mut rng) else {
+            continue;
+        };
+        checked += 1;
+        let by_bfs = bfs::search(&level, &Limits::default());
+        let by_astar = astar(&level, &Limits::default());
+        match (&by_bfs, &by_astar) {
+            (Outcome::Solved(_), Outcome::Solved(_)) => {
+                solved += 1;
+                assert_eq!(
+                    verified_pushes(&level, &by_astar),
+                    verified_pushes(&level, &by_bfs),
+                    "{level:?}"
+                );
+            }
+            (Outcome::Unsolvable { .. }, Outcome::Unsolvable { .. }) => unsolvable += 1,
+            _ => panic!("bfs {by_bfs:?}, astar {by_astar:?} on {level:?}"),
+        }
+    }
+    assert!(
+        solved > 300 && unsolvable > 100,
+        "{solved} solved, {unsolvable} unsolvable"
+    );
+}
+
+#[test]
+fn a_stopped_astar_reports_a_bound_no_larger_than_the_optimum() {
+    let mut rng = Rng::new(0x00B0_0D5E);
+    let mut stopped = 0;
+    let mut checked = 0;
+    while checked < 400 {
+        let Some(level) = ROOM.draw(&mut rng) else {
+            continue;
+        };
+        checked += 1;
+        let Outcome::Solved(best) = bfs::search(&level, &Limits::default()) else {
+            continue;
+        };
+        let optimum = best.pushes.len();
+        for (max_states, max_pushes) in [(3, None), (20, None), (usize::MAX, Some(optimum / 2))] {
+            let limits = Limits {
+                max_states,
+                max_pushes,
+                ..Limits::default()
+            };
+            match astar(&level, &limits) {
+                Outcome::Solved(s) => assert_eq!(s.pushes.len(), optimum, "{level:?}"),
+                Outcome::GaveUp { no_plan_below, .. } => {
+                    stopped += 1;
+                    assert!(no_plan_below <= optimum, "{no_plan_below} on {level:?}");
+                    if let Some(m) = max_pushes {
+                        assert!(no_plan_below > m, "{no_plan_below} on {level:?}");
+                    }
+                }
+                other => panic!("{other:?} on {level:?}"),
+            }
+        }
+    }
+    assert!(stopped > 100, "{stopped} stopped searches");
+}
+
+#[test]
+fn astar_and_the_portfolio_find_the_first_microban_optima() {
+    let known = [8, 3, 13, 7, 6, 29, 6, 32, 10, 21];
+    for (i, &pushes) in known.iter().enumerate() {
+        let level = level(MICROBAN_1_10, i + 1);
+        let limits = Limits {
+            max_plans: 1,
+            ..Limits::default()
+        };
+        let by_astar = astar(&level, &limits);
+        assert_eq!(
+            verified_pushes(&level, &by_astar),
+            Some(pushes),
+            "level {}",
+            i + 1
+        );
+        let result = portfolio::solve(&level, &limits, SatOptions::default()).unwrap();
+        assert_eq!(
+            verified_pushes(&level, &result.outcome),
+            Some(pushes),
+            "portfolio, level {}",
+            i + 1
+        );
+        assert!(result.winner.is_some() && result.push_seconds.is_some());
+    }
+}
+
+#[test]
+fn the_portfolio_falls_back_on_sat_when_astar_gives_up() {
+    // A* stops at once on its position limit (SAT has no such limit): SAT must prove
+    // the optimum, and with the time left its fewest-moves search (level 1: 33 moves,
+    // the known minimum, proven).
+    let level = level(MICROBAN_1_10, 1);
+    let limits = Limits {
+        max_states: 1,
+        ..Limits::default()
+    };
+    let result = portfolio::solve(&level, &limits, SatOptions::default()).unwrap();
+    assert_eq!(result.winner, Some(Winner::Sat));
+    assert_eq!(verified_pushes(&level, &result.outcome), Some(8));
+    let Outcome::Solved(s) = &result.outcome else {
+        unreachable!("checked above")
+    };
+    assert!(s.moves_minimal);
+    assert_eq!(to_lurd(&level, &s.pushes).unwrap().len(), 33);
+}
+
+#[test]
+fn the_portfolio_agrees_with_both_searches_on_random_levels() {
+    let mut rng = Rng::new(0x0090_427F_0110);
+    let limits = Limits {
+        max_plans: 1,
+        ..Limits::default()
+    };
+    let mut winners = [0, 0];
+    let mut checked = 0;
+    while checked < 60 {
+        let Some(level) = ROOM.draw(&mut rng) else {
+            continue;
+        };
+        checked += 1;
+        let by_bfs = bfs::search(&level, &Limits::default());
+        let result = portfolio::solve(&level, &limits, SatOptions::default()).unwrap();
+        match (&by_bfs, &result.outcome) {
+            (Outcome::Solved(_), Outcome::Solved(_)) => assert_eq!(
+                verified_pushes(&level, &result.outcome),
+                verified_pushes(&level, &by_bfs),
+                "{level:?}"
+            ),
+            (Outcome::Unsolvable { .. }, Outcome::Unsolvable { .. }) => {}
+            (_, other) => panic!("bfs {by_bfs:?}, portfolio {other:?} on {level:?}"),
+        }
+        match result.winner {
+            Some(Winner::Sat) => winners[0] += 1,
+            Some(Winner::Astar) => winners[1] += 1,
+            None => panic!("nobody proved {level:?}"),
+        }
+    }
+    assert_eq!(winners[0] + winners[1], 60);
+}
+
+#[test]
+fn astar_proves_the_corridor_unsolvable_by_exhaustion() {
+    match astar(&level(CORRIDOR, 1), &Limits::default()) {
+        Outcome::Unsolvable { reason } => assert!(reason.contains("exhausted"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    // A box in a corner off the goals: the static argument, before any search.
+    match astar(
+        &level("#####\n#$ .#\n#  @#\n#####\n", 1),
+        &Limits::default(),
+    ) {
+        Outcome::Unsolvable { reason } => assert!(reason.contains("row 2, column 2"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn freeze_deadlocks_are_pruned_without_losing_the_plan() {
+    // A box against the top wall is blocked vertically but not horizontally: not
+    // frozen, so the plan along the wall (two pushes right) must survive.
+    let along_wall = "######\n#@$ .#\n#    #\n######\n";
+    let level = level(along_wall, 1);
+    assert_eq!(
+        verified_pushes(&level, &astar(&level, &Limits::default())),
+        Some(2)
+    );
+    // Two boxes that become a frozen pair (side by side against the top wall, off
+    // goals) if pushed up together: the search must prune only that and still find
+    // the optimum the breadth-first search finds.
+    let pair = "#######\n#  . .#\n# $ $ #\n#  @  #\n#######\n";
+    let level = level_of(pair);
+    let by_bfs = bfs::search(&level, &Limits::default());
+    assert_eq!(
+        verified_pushes(&level, &astar(&level, &Limits::default())),
+        verified_pushes(&level, &by_bfs)
+    );
+}
+
+#[test]
+fn boxes_frozen_at_the_start_become_walls_or_prove_the_level_unsolvable() {
+    // Two boxes side by side against the top wall, off the goals on that wall: neither
+    // can ever move. BFS agrees by exhaustion.
+    let pair = level_of("#######\n# $$..#\n#     #\n#  @  #\n#######\n");
+    match astar(&pair, &Limits::default()) {
+        Outcome::Unsolvable { reason } => {
+            assert!(reason.contains("frozen off a goal"), "{reason}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        bfs::search(&pair, &Limits::default()),
+        Outcome::Unsolvable { .. }
+    ));
+    // A box on a goal in a corner is a wall for the search; the plan found in the
+    // reduced level must be a plan of this one, with the push count BFS finds.
+    for text in [
+        "#######\n#*    #\n#  $ .#\n# @   #\n#######\n",
+        "########\n#**    #\n#** $ .#\n#  @ $.#\n########\n",
+    ] {
+        let level = level_of(text);
+        let by_bfs = bfs::search(&level, &Limits::default());
+        assert!(matches!(by_bfs, Outcome::Solved(_)), "{text}");
+        assert_eq!(
+            verified_pushes(&level, &astar(&level, &Limits::default())),
+            verified_pushes(&level, &by_bfs),
+            "{text}"
+        );
+    }
+}
+
+fn level_of(text: &str) -> Level {
+    level(text, 1)
+}
+
+fn gridsat(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gridsat"))
+        .arg("sokoban")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+#[test]
+fn the_command_line_says_which_method_proved_the_plan() {
+    let (code, out) = gridsat(&[
+        "examples/sokoban/microban-1-10.xsb",
+        "--level",
+        "6",
+        "--method",
+        "astar",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("solved by astar"), "{out}");
+    assert!(out.contains("pushes: 29 (proven push-optimal)"), "{out}");
+    assert!(out.contains("(not proven fewest)"), "{out}");
+
+    let (code, out) = gridsat(&[
+        "examples/sokoban/microban-1-10.xsb",
+        "--level",
+        "4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let reports: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let report = &reports[0];
+    assert_eq!(report["method"], "portfolio");
+    assert_eq!(report["pushes"], 7);
+    let by = report["proved_by"].as_str().unwrap();
+    assert!(by == "sat" || by == "astar", "{by}");
+
+    let (code, out) = gridsat(&[
+        "examples/sokoban/microban-1-10.xsb",
+        "--level",
+        "6",
+        "--method",
+        "astar",
+        "--max-states",
+        "10",
+    ]);
+    assert_eq!(code, 4, "{out}");
+    assert!(out.contains("size limit (10 positions)"), "{out}");
+
+    let (code, out) = gridsat(&["examples/sokoban/unsolvable.xsb", "--method", "astar"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("proven unsolvable by astar"), "{out}");
+}
