@@ -201,8 +201,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .map_err(|e| InputError::new(&args.input, e))?;
     let mut worst = EXIT_SOLVED;
     let mut reports = Vec::new();
+    let portfolio = portfolio::Portfolio::default();
     for entry in &entries {
-        let report = solve_level(entry, args)?;
+        let report = solve_level(entry, args, &portfolio)?;
         let code = match report.outcome {
             "solved" => EXIT_SOLVED,
             "unsolvable" => EXIT_UNSOLVABLE,
@@ -229,7 +230,11 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(worst))
 }
 
-fn solve_level(entry: &LevelEntry, args: &Args) -> anyhow::Result<LevelReport> {
+fn solve_level(
+    entry: &LevelEntry,
+    args: &Args,
+    portfolio: &portfolio::Portfolio,
+) -> anyhow::Result<LevelReport> {
     let level = &entry.level;
     let started = Instant::now();
     let limits = Limits {
@@ -259,7 +264,7 @@ fn solve_level(entry: &LevelEntry, args: &Args) -> anyhow::Result<LevelReport> {
             (o, None, None)
         }
         Method::Portfolio => {
-            let r = portfolio::solve(level, &limits, args.sat_options())?;
+            let r = portfolio.solve(level, &limits, args.sat_options())?;
             proved_by = r.winner.map(portfolio::Winner::name);
             (r.outcome, Some(r.encoding), r.push_seconds)
         }

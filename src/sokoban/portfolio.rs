@@ -19,6 +19,35 @@ use std::time::Instant;
 /// How long A* runs alone before the SAT search starts beside it.
 const HEAD_START: std::time::Duration = std::time::Duration::from_millis(25);
 
+/// Solves levels one after another with at most one SAT search alive at a time.
+///
+/// A SAT call cannot be interrupted, so a SAT search told to stop may run on after its
+/// level is decided. Over many levels such stragglers would pile up, each holding a
+/// core and its formula; a level whose portfolio finds the previous level's SAT search
+/// still running leaves itself to A* alone.
+#[derive(Clone, Debug, Default)]
+pub struct Portfolio {
+    sat_running: Arc<AtomicBool>,
+}
+
+/// The right to run the SAT search; held by its thread until the search returns.
+struct SatSlot(Arc<AtomicBool>);
+
+impl Portfolio {
+    fn claim_sat(&self) -> Option<SatSlot> {
+        self.sat_running
+            .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+            .ok()
+            .map(|_| SatSlot(self.sat_running.clone()))
+    }
+}
+
+impl Drop for SatSlot {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
 /// Which search proved the answer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Winner {
@@ -50,195 +79,251 @@ enum Message {
     AstarDone(Outcome),
 }
 
-/// Runs both searches until one proves its answer or the deadline passes.
+/// Runs both searches on one level until one proves its answer or the deadline passes.
 pub fn solve(
     level: &gridsat_encodings::sokoban::Level,
     limits: &Limits,
     options: SatOptions,
 ) -> anyhow::Result<PortfolioResult> {
-    let started = Instant::now();
-    let (tx, rx) = mpsc::channel();
-    let sat_limits = Limits {
-        cancel: Arc::new(AtomicBool::new(false)),
-        ..limits.clone()
-    };
-    let astar_limits = Limits {
-        cancel: Arc::new(AtomicBool::new(false)),
-        ..limits.clone()
-    };
-    let stop_sat = sat_limits.cancel.clone();
-    let stop_astar = astar_limits.cancel.clone();
-    let stop_both = || {
-        stop_sat.store(true, Ordering::Relaxed);
-        stop_astar.store(true, Ordering::Relaxed);
-    };
-    {
-        let level = level.clone();
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            let (outcome, _) = astar::search(&level, &astar_limits);
-            let _ = tx.send(Message::AstarDone(outcome));
-        });
-    }
-    // A* alone first for a moment: most levels it proves in a few milliseconds, and
-    // starting the SAT encoder beside it would only slow it down.
-    let mut pending = rx.recv_timeout(HEAD_START).ok();
-    if let Some(Message::AstarDone(outcome)) = &pending {
-        if !matches!(outcome, Outcome::GaveUp { .. }) {
-            let solved = matches!(outcome, Outcome::Solved(_));
-            let Some(Message::AstarDone(outcome)) = pending.take() else {
-                unreachable!("matched above")
-            };
-            return Ok(PortfolioResult {
-                outcome,
-                winner: Some(Winner::Astar),
-                encoding: EncodingSize::default(),
-                push_seconds: solved.then(|| started.elapsed().as_secs_f64()),
+    Portfolio::default().solve(level, limits, options)
+}
+
+impl Portfolio {
+    /// Runs both searches until one proves its answer or the deadline passes (A* alone
+    /// while an earlier level's SAT search is still running).
+    pub fn solve(
+        &self,
+        level: &gridsat_encodings::sokoban::Level,
+        limits: &Limits,
+        options: SatOptions,
+    ) -> anyhow::Result<PortfolioResult> {
+        let started = Instant::now();
+        let (tx, rx) = mpsc::channel();
+        let sat_limits = Limits {
+            cancel: Arc::new(AtomicBool::new(false)),
+            ..limits.clone()
+        };
+        let astar_limits = Limits {
+            cancel: Arc::new(AtomicBool::new(false)),
+            ..limits.clone()
+        };
+        let stop_sat = sat_limits.cancel.clone();
+        let stop_astar = astar_limits.cancel.clone();
+        let stop_both = || {
+            stop_sat.store(true, Ordering::Relaxed);
+            stop_astar.store(true, Ordering::Relaxed);
+        };
+        {
+            let level = level.clone();
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                let (outcome, _) = astar::search(&level, &astar_limits);
+                let _ = tx.send(Message::AstarDone(outcome));
             });
         }
-    }
-    {
-        let level = level.clone();
-        std::thread::spawn(move || {
-            let progress_tx = tx.clone();
-            let result = solve_with(&level, &sat_limits, options, &mut |p| {
-                let _ = progress_tx.send(Message::Sat(p));
-            });
-            let _ = tx.send(Message::SatDone(result));
-        });
-    }
-    let mut bound = 0;
-    let mut encoding = EncodingSize::default();
-    let mut sat_found = None;
-    let mut push_seconds = None;
-    let mut gave_up: Vec<String> = Vec::new();
-    let mut running = 2;
-    let give_up = |reasons: &[String], bound: usize| Outcome::GaveUp {
-        reason: if reasons.is_empty() {
-            "time limit".into()
-        } else {
-            reasons.join("; ")
-        },
-        no_plan_below: bound,
-    };
-    loop {
-        let message = match (pending.take(), limits.deadline) {
-            (Some(m), _) => Ok(m),
-            (None, None) => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
-            (None, Some(d)) => rx.recv_timeout(d.saturating_duration_since(Instant::now())),
-        };
-        let elapsed = started.elapsed().as_secs_f64();
-        match message {
-            Ok(Message::Sat(Progress::NoPlanBelow(b))) => bound = bound.max(b),
-            Ok(Message::Sat(Progress::Size(s))) => encoding = s,
-            Ok(Message::Sat(Progress::Found(s))) => {
-                // SAT proved push-optimality; A* has nothing left to add.
-                stop_astar.store(true, Ordering::Relaxed);
-                push_seconds.get_or_insert(elapsed);
-                sat_found = Some(s);
-            }
-            Ok(Message::SatDone(result)) => {
-                running -= 1;
-                match result? {
-                    Outcome::GaveUp {
-                        reason,
-                        no_plan_below,
-                    } if sat_found.is_none() => {
-                        bound = bound.max(no_plan_below);
-                        gave_up.push(format!("sat: {reason}"));
-                        if running == 0 {
-                            return Ok(PortfolioResult {
-                                outcome: give_up(&gave_up, bound),
-                                winner: None,
-                                encoding,
-                                push_seconds: None,
-                            });
-                        }
-                    }
-                    outcome => {
-                        stop_both();
-                        if matches!(outcome, Outcome::Solved(_)) {
-                            push_seconds.get_or_insert(elapsed);
-                        }
-                        return Ok(PortfolioResult {
-                            outcome,
-                            winner: Some(Winner::Sat),
-                            encoding,
-                            push_seconds,
-                        });
-                    }
-                }
-            }
-            Ok(Message::AstarDone(outcome)) => {
-                running -= 1;
-                match outcome {
-                    // A cancelled A* after SAT's proof: keep waiting for SAT's moves.
-                    Outcome::GaveUp { .. } if sat_found.is_some() => {}
-                    Outcome::GaveUp {
-                        reason,
-                        no_plan_below,
-                    } => {
-                        bound = bound.max(no_plan_below);
-                        gave_up.push(format!("astar: {reason}"));
-                        if running == 0 {
-                            return Ok(PortfolioResult {
-                                outcome: give_up(&gave_up, bound),
-                                winner: None,
-                                encoding,
-                                push_seconds: None,
-                            });
-                        }
-                    }
-                    outcome if sat_found.is_none() => {
-                        stop_both();
-                        if matches!(outcome, Outcome::Solved(_)) {
-                            push_seconds = Some(elapsed);
-                        }
-                        return Ok(PortfolioResult {
-                            outcome,
-                            winner: Some(Winner::Astar),
-                            encoding,
-                            push_seconds,
-                        });
-                    }
-                    // SAT proved it first and is still looking for fewer moves.
-                    _ => {}
-                }
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                stop_both();
-                // A* stops within a few milliseconds of the deadline with its bound (the
-                // least f of its open list); a SAT call may not return for long.
-                let grace = Instant::now() + std::time::Duration::from_millis(500);
-                while let Ok(message) =
-                    rx.recv_timeout(grace.saturating_duration_since(Instant::now()))
-                {
-                    match message {
-                        Message::Sat(Progress::NoPlanBelow(b)) => bound = bound.max(b),
-                        Message::AstarDone(Outcome::GaveUp { no_plan_below, .. }) => {
-                            bound = bound.max(no_plan_below);
-                            break;
-                        }
-                        _ => {}
-                    }
-                }
-                let (outcome, winner) = match sat_found {
-                    Some(s) => (Outcome::Solved(s), Some(Winner::Sat)),
-                    None => (give_up(&gave_up, bound), None),
+        // A* alone first for a moment: most levels it proves in a few milliseconds, and
+        // starting the SAT encoder beside it would only slow it down.
+        let mut pending = rx.recv_timeout(HEAD_START).ok();
+        if let Some(Message::AstarDone(outcome)) = &pending {
+            if !matches!(outcome, Outcome::GaveUp { .. }) {
+                let solved = matches!(outcome, Outcome::Solved(_));
+                let Some(Message::AstarDone(outcome)) = pending.take() else {
+                    unreachable!("matched above")
                 };
                 return Ok(PortfolioResult {
                     outcome,
-                    winner,
-                    encoding,
-                    push_seconds,
+                    winner: Some(Winner::Astar),
+                    encoding: EncodingSize::default(),
+                    push_seconds: solved.then(|| started.elapsed().as_secs_f64()),
                 });
             }
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(crate::error::InternalError::new(
-                    "the portfolio's searches stopped without an answer",
-                )
-                .into())
+        }
+        let mut running = 1;
+        if let Some(slot) = self.claim_sat() {
+            running = 2;
+            let level = level.clone();
+            std::thread::spawn(move || {
+                let _slot = slot;
+                let progress_tx = tx.clone();
+                let result = solve_with(&level, &sat_limits, options, &mut |p| {
+                    let _ = progress_tx.send(Message::Sat(p));
+                });
+                let _ = tx.send(Message::SatDone(result));
+            });
+        }
+        let mut bound = 0;
+        let mut encoding = EncodingSize::default();
+        let mut sat_found = None;
+        let mut push_seconds = None;
+        let mut gave_up: Vec<String> = Vec::new();
+        let give_up = |reasons: &[String], bound: usize| Outcome::GaveUp {
+            reason: if reasons.is_empty() {
+                "time limit".into()
+            } else {
+                reasons.join("; ")
+            },
+            no_plan_below: bound,
+        };
+        loop {
+            let message = match (pending.take(), limits.deadline) {
+                (Some(m), _) => Ok(m),
+                (None, None) => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+                (None, Some(d)) => rx.recv_timeout(d.saturating_duration_since(Instant::now())),
+            };
+            let elapsed = started.elapsed().as_secs_f64();
+            match message {
+                Ok(Message::Sat(Progress::NoPlanBelow(b))) => bound = bound.max(b),
+                Ok(Message::Sat(Progress::Size(s))) => encoding = s,
+                Ok(Message::Sat(Progress::Found(s))) => {
+                    // SAT proved push-optimality; A* has nothing left to add.
+                    stop_astar.store(true, Ordering::Relaxed);
+                    push_seconds.get_or_insert(elapsed);
+                    sat_found = Some(s);
+                }
+                Ok(Message::SatDone(result)) => {
+                    running -= 1;
+                    match result? {
+                        Outcome::GaveUp {
+                            reason,
+                            no_plan_below,
+                        } if sat_found.is_none() => {
+                            bound = bound.max(no_plan_below);
+                            gave_up.push(format!("sat: {reason}"));
+                            if running == 0 {
+                                return Ok(PortfolioResult {
+                                    outcome: give_up(&gave_up, bound),
+                                    winner: None,
+                                    encoding,
+                                    push_seconds: None,
+                                });
+                            }
+                        }
+                        outcome => {
+                            stop_both();
+                            if matches!(outcome, Outcome::Solved(_)) {
+                                push_seconds.get_or_insert(elapsed);
+                            }
+                            return Ok(PortfolioResult {
+                                outcome,
+                                winner: Some(Winner::Sat),
+                                encoding,
+                                push_seconds,
+                            });
+                        }
+                    }
+                }
+                Ok(Message::AstarDone(outcome)) => {
+                    running -= 1;
+                    match outcome {
+                        // A cancelled A* after SAT's proof: keep waiting for SAT's moves.
+                        Outcome::GaveUp { .. } if sat_found.is_some() => {}
+                        Outcome::GaveUp {
+                            reason,
+                            no_plan_below,
+                        } => {
+                            bound = bound.max(no_plan_below);
+                            gave_up.push(format!("astar: {reason}"));
+                            if running == 0 {
+                                return Ok(PortfolioResult {
+                                    outcome: give_up(&gave_up, bound),
+                                    winner: None,
+                                    encoding,
+                                    push_seconds: None,
+                                });
+                            }
+                        }
+                        outcome if sat_found.is_none() => {
+                            stop_both();
+                            if matches!(outcome, Outcome::Solved(_)) {
+                                push_seconds = Some(elapsed);
+                            }
+                            return Ok(PortfolioResult {
+                                outcome,
+                                winner: Some(Winner::Astar),
+                                encoding,
+                                push_seconds,
+                            });
+                        }
+                        // SAT proved it first and is still looking for fewer moves.
+                        _ => {}
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    stop_both();
+                    // A* stops within a few milliseconds of the deadline with its bound (the
+                    // least f of its open list); a SAT call may not return for long.
+                    let grace = Instant::now() + std::time::Duration::from_millis(500);
+                    while let Ok(message) =
+                        rx.recv_timeout(grace.saturating_duration_since(Instant::now()))
+                    {
+                        match message {
+                            Message::Sat(Progress::NoPlanBelow(b)) => bound = bound.max(b),
+                            Message::AstarDone(Outcome::GaveUp { no_plan_below, .. }) => {
+                                bound = bound.max(no_plan_below);
+                                break;
+                            }
+                            _ => {}
+                        }
+                    }
+                    let (outcome, winner) = match sat_found {
+                        Some(s) => (Outcome::Solved(s), Some(Winner::Sat)),
+                        None => (give_up(&gave_up, bound), None),
+                    };
+                    return Ok(PortfolioResult {
+                        outcome,
+                        winner,
+                        encoding,
+                        push_seconds,
+                    });
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(crate::error::InternalError::new(
+                        "the portfolio's searches stopped without an answer",
+                    )
+                    .into())
+                }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sokoban::parse::{parse_levels, Format};
+
+    /// Microban 1 (8 pushes) with A* stopped at once by its position limit, so only
+    /// SAT can answer.
+    fn level_and_limits() -> (gridsat_encodings::sokoban::Level, Limits) {
+        let text = include_str!("../../examples/sokoban/microban-1-10.xsb");
+        let level = parse_levels(text, Format::Auto, Some(1)).unwrap()[0]
+            .level
+            .clone();
+        let limits = Limits {
+            max_states: 1,
+            max_plans: 1,
+            ..Limits::default()
+        };
+        (level, limits)
+    }
+
+    #[test]
+    fn a_level_leaves_sat_out_while_an_earlier_sat_search_runs() {
+        let (level, limits) = level_and_limits();
+        let portfolio = Portfolio::default();
+        let straggler = portfolio.claim_sat().expect("the slot starts free");
+        let result = portfolio.solve(&level, &limits, SatOptions::default()).unwrap();
+        assert_eq!(result.winner, None);
+        assert!(matches!(result.outcome, Outcome::GaveUp { .. }));
+        drop(straggler);
+        let result = portfolio.solve(&level, &limits, SatOptions::default()).unwrap();
+        assert_eq!(result.winner, Some(Winner::Sat));
+        assert!(matches!(result.outcome, Outcome::Solved(_)));
+        // The SAT thread gives its slot back when it returns.
+        let deadline = Instant::now() + std::time::Duration::from_secs(60);
+        while portfolio.claim_sat().is_none() {
+            assert!(Instant::now() < deadline, "the SAT slot was never given back");
+            std::thread::sleep(std::time::Duration::from_millis(5));
         }
     }
 }
