@@ -103,7 +103,8 @@ impl Problem {
                 if bytes.is_none_or(|b| b > MAX_LIST_BYTES) {
                     return Err(SolveError::TooMany(solutions.count().to_string()));
                 }
-                let _ = solutions.for_each(&mut keep);
+                // Only the cells are read: the counters' registers are not filled in.
+                let _ = solutions.for_each_without_counters(&mut keep);
             }
         }
         if let Some(e) = failure {
