@@ -49,6 +49,10 @@ pub struct Args {
     /// encoding's parallel proof that no game exists.
     #[arg(long)]
     pub sequential: bool,
+    /// Skip the bounded exhaustive search that raises the line-cover bound (and lists
+    /// every minimum game where the cover is tight) before the SAT encodings run.
+    #[arg(long)]
+    pub no_search: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -74,6 +78,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         verbose: args.verbose,
         cover_tie: !args.no_cover_tie,
         parallel_refutation: !args.sequential,
+        bounded_search: !args.no_search,
     };
     let mut json_maps = Vec::new();
     for map in &maps {
