@@ -308,29 +308,26 @@ impl Search {
         self.dead_ends_or_cut_off(ball, span)
     }
 
-    /// Numbers the maximal runs of free cells in `span`, per axis, in `run_of`.
+    /// Numbers the maximal runs of free cells in `span`, per axis, in `run_of`, in one
+    /// row-major pass (a cell continues the run of the cell before it on its axis).
     fn label_runs(&mut self, span: Span) {
         let w = self.width;
-        for axis in [ROWS, COLS] {
-            self.runs[axis].clear();
-            let (outer, inner) = if axis == ROWS {
-                (span.top..=span.bottom, span.left..=span.right)
-            } else {
-                (span.left..=span.right, span.top..=span.bottom)
-            };
-            for a in outer {
-                let mut open_run = false;
-                for b in inner.clone() {
-                    let p = if axis == ROWS { a * w + b } else { b * w + a };
-                    if self.free[p] {
-                        if !open_run {
-                            self.runs[axis].push(Run::default());
-                            open_run = true;
-                        }
-                        self.run_of[axis][p] = (self.runs[axis].len() - 1) as u32;
+        self.runs[ROWS].clear();
+        self.runs[COLS].clear();
+        for r in span.top..=span.bottom {
+            for c in span.left..=span.right {
+                let p = r * w + c;
+                if !self.free[p] {
+                    continue;
+                }
+                for (axis, behind) in [(ROWS, p - 1), (COLS, p - w)] {
+                    // The cell behind is outside the span only when it is not free.
+                    self.run_of[axis][p] = if self.free[behind] {
+                        self.run_of[axis][behind]
                     } else {
-                        open_run = false;
-                    }
+                        self.runs[axis].push(Run::default());
+                        (self.runs[axis].len() - 1) as u32
+                    };
                 }
             }
         }
