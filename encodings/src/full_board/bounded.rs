@@ -348,19 +348,25 @@ impl Search {
             let mut changed = false;
             for axis in [ROWS, COLS] {
                 let other = 1 - axis;
-                for run in &mut self.runs[axis] {
+                let (runs, across_runs) = {
+                    let [rows, cols] = &mut self.runs;
+                    if axis == ROWS {
+                        (rows, &*cols)
+                    } else {
+                        (cols, &*rows)
+                    }
+                };
+                for run in runs.iter_mut() {
                     run.uncovered = 0;
                 }
                 for r in span.top..=span.bottom {
-                    for c in span.left..=span.right {
-                        let p = r * w + c;
-                        if !self.free[p] {
-                            continue;
-                        }
-                        let across = self.run_of[other][p] as usize;
-                        if !self.runs[other][across].needs_move {
-                            let own = self.run_of[axis][p] as usize;
-                            self.runs[axis][own].uncovered += 1;
+                    let cells = r * w + span.left..r * w + span.right + 1;
+                    let free = &self.free[cells.clone()];
+                    let own = &self.run_of[axis][cells.clone()];
+                    let across = &self.run_of[other][cells];
+                    for ((&f, &o), &a) in free.iter().zip(own).zip(across) {
+                        if f && !across_runs[a as usize].needs_move {
+                            runs[o as usize].uncovered += 1;
                         }
                     }
                 }
@@ -388,27 +394,34 @@ impl Search {
     fn dead_ends_or_cut_off(&mut self, ball: usize, span: Span) -> bool {
         let w = self.width;
         let mut dead_ends = 0;
+        // The ball's cell counts as a neighbour: the rest of the path leaves from it.
+        self.free[ball] = true;
         for r in span.top..=span.bottom {
-            for c in span.left..=span.right {
-                let p = r * w + c;
-                if !self.free[p] {
+            let (lo, hi) = (r * w + span.left, r * w + span.right + 1);
+            let free = &self.free;
+            let neighbours = free[lo - 1..hi - 1]
+                .iter()
+                .zip(&free[lo + 1..hi + 1])
+                .zip(free[lo - w..hi - w].iter().zip(&free[lo + w..hi + w]));
+            for (i, (&here, ((&left, &right), (&up, &down)))) in
+                free[lo..hi].iter().zip(neighbours).enumerate()
+            {
+                if !here || lo + i == ball {
                     continue;
                 }
-                let degree = [p - 1, p + 1, p - w, p + w]
-                    .iter()
-                    .filter(|&&q| self.free[q] || q == ball)
-                    .count();
-                match degree {
-                    0 => return true,
-                    1 => {
-                        dead_ends += 1;
-                        if dead_ends > 1 {
-                            return true;
-                        }
-                    }
+                match usize::from(left) + usize::from(right) + usize::from(up) + usize::from(down) {
+                    0 => dead_ends = 2,
+                    1 => dead_ends += 1,
                     _ => {}
                 }
             }
+            if dead_ends > 1 {
+                break;
+            }
+        }
+        self.free[ball] = false;
+        if dead_ends > 1 {
+            return true;
         }
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
