@@ -242,3 +242,18 @@ fn limit_prints_at_most_n_games_and_says_so() {
         .unwrap()
         .contains("--limit"));
 }
+
+/// A large 3-block map (42 x 42 open room with a 1 x 3 block), decided by the bounded
+/// search: the line cover allows 81 moves, the search proves 81 impossible and finds
+/// exactly one 82-move game, which the program replays before printing.
+#[test]
+fn large_three_block_map_is_decided_by_the_bounded_search() {
+    let map = examples().join("one-map/set-s16a-large-2.txt");
+    let output = run(&[map.to_str().unwrap(), "--format", "json"], "");
+    assert!(output.status.success(), "{output:?}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let answer = &doc["maps"][0];
+    assert_eq!(answer["moves"], 82, "{answer}");
+    assert_eq!(answer["solutions"].as_array().map(Vec::len), Some(1));
+    assert_eq!(answer["all_found"], true);
+}

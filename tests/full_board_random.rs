@@ -335,7 +335,7 @@ fn all_games_within(board: &Board, max_moves: usize) -> Vec<Plan> {
 #[test]
 fn bounded_search_lists_exactly_the_games_within_k() {
     let mut rng = Rng::new(11);
-    let (mut compared, mut nonempty) = (0, 0);
+    let (mut compared, mut nonempty, mut unlimited) = (0, 0, 0);
     for i in 0..160 {
         let board = random_board_up_to(&mut rng, if i % 4 == 0 { 6 } else { 5 });
         let n = board.open_cells().len();
@@ -353,6 +353,10 @@ fn bounded_search_lists_exactly_the_games_within_k() {
                 Bounded::Complete(expected.clone()),
                 "board {i}, at most {k} moves: {board:?}"
             );
+            if report.outcome == Bounded::Complete(Vec::new()) && !report.limit_mattered {
+                assert!(expected_all.is_empty(), "board {i}: the limit did matter");
+                unlimited += 1;
+            }
             compared += 1;
             nonempty += usize::from(!expected.is_empty());
         }

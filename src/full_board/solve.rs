@@ -81,11 +81,9 @@ impl std::fmt::Display for Refutation {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Proof {
     Refuted(Refutation),
-    /// The bounded search (see `bounded`) found no game of at most `moves` moves, the
-    /// most a game on this board can have.
-    Search {
-        moves: usize,
-    },
+    /// The bounded search (see `bounded`) found no game, with no branch cut by its move
+    /// limit, or with the limit at `n - 1` moves, the most a game can have.
+    Search,
     /// The solver proved it: `detail` says which formula was unsatisfiable.
     Solver {
         encoding: Encoding,
@@ -97,10 +95,10 @@ impl std::fmt::Display for Proof {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Proof::Refuted(r) => write!(f, "{r}"),
-            Proof::Search { moves } => write!(
+            Proof::Search => write!(
                 f,
-                "no game of at most {moves} moves (the most a game can have) wins: exhaustive \
-                 search pruned by row and column runs, dead ends and connectivity"
+                "an exhaustive search over games, pruned by dead ends, connectivity and row \
+                 and column runs, finds none"
             ),
             Proof::Solver { encoding, detail } => {
                 write!(f, "SAT solver ({} encoding): {detail}", encoding.name())
@@ -331,7 +329,7 @@ pub fn solve(board: &Board, options: &Options) -> Result<Verdict, SolveError> {
     }
     let bound = if options.bounded_search {
         match bounded_search(board, bound, options.verbose) {
-            SearchBound::NoGame(moves) => return Ok(Verdict::NoSolution(Proof::Search { moves })),
+            SearchBound::NoGame => return Ok(Verdict::NoSolution(Proof::Search)),
             SearchBound::AtLeast(k) => k,
             // The search proved the minimum and listed every game of that length.
             SearchBound::Minimum(moves, plans) => {
@@ -404,8 +402,8 @@ pub enum SearchBound {
     AtLeast(usize),
     /// The minimum, with every game of that length (sorted).
     Minimum(usize, Vec<Plan>),
-    /// No game at all: none of at most this many moves, the most a game can have.
-    NoGame(usize),
+    /// No game at all.
+    NoGame,
 }
 
 /// Raises the lower bound `from` (proven: no game has fewer moves) with the bounded
@@ -440,8 +438,8 @@ pub fn bounded_search(board: &Board, from: usize, verbose: bool) -> SearchBound 
             // An unfinished search proves nothing about `k`.
             Bounded::OverBudget => return SearchBound::AtLeast(proven),
             Bounded::Complete(games) if games.is_empty() => {
-                if k >= most {
-                    return SearchBound::NoGame(most);
+                if k >= most || !report.limit_mattered {
+                    return SearchBound::NoGame;
                 }
                 budget = budget.saturating_sub(report.work);
                 proven = k + 1;

@@ -54,6 +54,11 @@ pub enum Bounded {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchReport {
     pub outcome: Bounded,
+    /// Some branch was cut by a test that depends on the move limit (the limit itself
+    /// or the run test). When none was, the search is the same for every larger limit
+    /// (the run test only weakens as the limit grows), so an empty list proves that no
+    /// game of any length wins.
+    pub limit_mattered: bool,
     pub nodes: u64,
     pub work: u64,
 }
@@ -74,6 +79,7 @@ pub fn games_within(board: &Board, max_moves: usize, budget: u64) -> SearchRepor
     };
     SearchReport {
         outcome,
+        limit_mattered: search.limit_mattered,
         nodes,
         work,
     }
@@ -126,6 +132,7 @@ struct Search {
     max_moves: usize,
     budget_nodes: u64,
     nodes: u64,
+    limit_mattered: bool,
     start: usize,
     moves: Vec<Direction>,
     /// Cells entered by the moves on the current branch, to undo them.
@@ -171,6 +178,7 @@ impl Search {
             max_moves,
             budget_nodes: budget / cells.max(1),
             nodes: 0,
+            limit_mattered: false,
             start: 0,
             moves: Vec::new(),
             trail: Vec::new(),
@@ -231,6 +239,7 @@ impl Search {
             return Ok(());
         }
         if self.moves.len() >= self.max_moves {
+            self.limit_mattered = true;
             return Ok(());
         }
         let span = self.shrink(span);
@@ -303,6 +312,7 @@ impl Search {
         };
         self.label_runs(span);
         if splits.iter().all(|&(h, v)| self.too_many_runs(span, h, v)) {
+            self.limit_mattered = true;
             return true;
         }
         self.dead_ends_or_cut_off(ball, span)
