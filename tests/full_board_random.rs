@@ -365,6 +365,10 @@ fn bounded_search_lists_exactly_the_games_within_k() {
         compared > 800 && nonempty > 200,
         "{compared} compared, {nonempty} with games"
     );
+    assert!(
+        unlimited > 20,
+        "{unlimited} searches proved that no game of any length wins"
+    );
 }
 
 /// On rooms where the line cover is tight, the pruning decides the minimum in a small
