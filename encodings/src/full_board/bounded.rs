@@ -11,15 +11,20 @@
 //! (`⌈R/2⌉` on the axis of the next move, `⌊R/2⌋` on the other; before the first move
 //! both splits are tried). The rest of a winning game enters every cell of `U` once:
 //!
-//! - **Runs.** A horizontal move enters consecutive cells of one row, all unvisited
-//!   when it is made, hence all inside one maximal horizontal run of `U` (runs only
-//!   shrink as cells are visited). A vertical move enters at most one cell of a row. So
-//!   a horizontal run of `U` longer than `v` needs a horizontal move of its own, and
-//!   there are at most `h` of them: more than `h` such runs cannot all be covered. The
-//!   same holds for vertical runs longer than `h` against `v`. At the start of a game
-//!   this is the line cover's pigeonhole ("a row left to vertical moves needs one per
-//!   cell"), and it stays exact as the board is consumed, which the SAT encodings do
-//!   not see on their own.
+//! - **Runs, to a fixed point.** A horizontal move enters consecutive cells of one row,
+//!   all unvisited when it is made, hence all inside one maximal horizontal run of `U`
+//!   (runs only shrink as cells are visited); a vertical move enters at most one cell of
+//!   a row. So the row runs some horizontal move enters (at most `h` of them) and the
+//!   column runs some vertical move enters (at most `v`) together cover `U`. Call a run
+//!   *needed* when every such cover contains it. If `k` column runs are known to be
+//!   needed, a row run with more than `v - k` cells off those columns is needed: left
+//!   out, each of those cells (all in different columns) would need its own column run
+//!   besides the `k`. The same holds with the axes swapped; the rule is applied to both
+//!   axes until nothing changes, and more than `h` needed row runs or `v` needed column
+//!   runs is a dead position. Its first round is "a row run longer than `v` needs a
+//!   horizontal move", the line cover's pigeonhole at the start of a game; re-applied
+//!   after every move it forces most turns on boards where the cover is tight, which
+//!   the SAT encodings do not find on their own.
 //! - **Dead ends.** The rest of the game is a path from `b` through every cell of `U`,
 //!   stepping between neighbours, so a cell of `U` with no neighbour in `U` or at `b`
 //!   cannot be reached, and one with exactly one can only be the path's last cell: at
@@ -29,14 +34,20 @@
 //! Each test only rejects positions from which no winning game of the remaining length
 //! exists, so every winning game of at most `K` moves is found, and every game found is
 //! played by the rules (the search rolls the ball itself). The answer is therefore a
-//! proof: an empty list proves that no game of at most `K` moves wins. The search is
-//! exponential in general; a node budget bounds it, and running out of budget proves
-//! nothing. It is fast exactly where the SAT encodings are slow: when the moves left
-//! barely cover the rows and columns left, most turns are forced (on the 3-block
-//! rooms of the course's large maps the whole search visits a few hundred nodes per
-//! start cell).
+//! proof: an empty list proves that no game of at most `K` moves wins. If moreover no
+//! branch was cut by the move limit or by the run test (`limit_mattered` false), the
+//! search would run the same for every larger `K` (more moves left only weaken the run
+//! test: a needed run's excess over the spare moves can only fall as `h` and `v` grow,
+//! so the fixed point's needed sets shrink), so no game of any length wins.
 //!
-//! Cost per node: one pass over the board for the runs and the degrees, one flood fill.
+//! The search is exponential in general; a budget bounds it, and running out of budget
+//! proves nothing. It is fast exactly where the SAT encodings are slow: when the moves
+//! left barely cover the rows and columns left, most turns are forced (on the 3-block
+//! rooms of the course's large maps the search visits about 30 nodes per start cell).
+//!
+//! Cost per node: a few passes over the smallest rectangle holding the unvisited cells
+//! (labelling the runs, one or two per round of the fixed point, the degrees) and one
+//! flood fill.
 
 use super::{Board, Cell, Direction, Plan};
 
