@@ -32,7 +32,8 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
     /// CNF encoding: `segments` (one layer per move, growing horizon from a proven lower
-    /// bound) or `successor` (per-cell successor and visiting order, no horizon).
+    /// bound) or `successor` (per-cell successor and visiting order, no horizon). Used
+    /// when the bounded search does not decide the map (see --no-search).
     #[arg(long, default_value = "segments", value_parser = ["segments", "successor"])]
     pub encoding: String,
     /// Cardinality encoding of the successor encoding's move counter.
