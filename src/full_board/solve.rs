@@ -7,7 +7,7 @@ use super::simulate::{replay, Trace};
 use crate::solver::{Session, SolverError};
 use gridsat_encodings::card::CardEncoding;
 use gridsat_encodings::cnf::Cnf;
-use gridsat_encodings::full_board::bounded::{games_within, Bounded};
+use gridsat_encodings::full_board::bounded::{games_from, Bounded, SearchReport};
 use gridsat_encodings::full_board::lines::LineCover;
 use gridsat_encodings::full_board::segments::Segments;
 use gridsat_encodings::full_board::successor::Successor;
@@ -395,6 +395,39 @@ type Found = (usize, Vec<Plan>, bool);
 /// 50 x 50 board; the 3-block large maps need 1.1e8 to 1.8e8.
 pub const SEARCH_BUDGET: u64 = 300_000_000;
 
+/// The bounded search's start cells are split into this many interleaved parts, each
+/// searched on its own thread with its share of the budget. A constant, not the number
+/// of cores, so that whether a map is decided within budget does not depend on the
+/// machine.
+const SEARCH_PARTS: usize = 2;
+
+/// `games_within` with the start cells split into `SEARCH_PARTS` parts searched in
+/// parallel (the parts are independent; their reports are merged).
+fn games_within_in_parallel(board: &Board, max_moves: usize, budget: u64) -> SearchReport {
+    let open = board.open_cells();
+    let parts: Vec<Vec<Cell>> = (0..SEARCH_PARTS)
+        .map(|part| {
+            open.iter()
+                .skip(part)
+                .step_by(SEARCH_PARTS)
+                .copied()
+                .collect()
+        })
+        .collect();
+    let share = budget / SEARCH_PARTS as u64;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = parts
+            .iter()
+            .map(|starts| scope.spawn(move || games_from(board, starts, max_moves, share)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a search thread does not panic"))
+            .reduce(SearchReport::merge)
+            .expect("at least one part")
+    })
+}
+
 /// What the bounded search proved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SearchBound {
@@ -421,7 +454,7 @@ pub fn bounded_search(board: &Board, from: usize, verbose: bool) -> SearchBound 
     let mut k = (from + 1).min(most);
     let mut proven = from;
     loop {
-        let report = games_within(board, k, budget);
+        let report = games_within_in_parallel(board, k, budget);
         if verbose {
             eprintln!(
                 "bounded search: at most {k} moves: {} ({} nodes, {:.3} s so far)",

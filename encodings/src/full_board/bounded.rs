@@ -77,8 +77,15 @@ pub struct SearchReport {
 /// Every winning game of at most `max_moves` moves on `board`, or `OverBudget` once
 /// `budget` units of work (nodes times board cells) are spent.
 pub fn games_within(board: &Board, max_moves: usize, budget: u64) -> SearchReport {
+    games_from(board, &board.open_cells(), max_moves, budget)
+}
+
+/// The same for the games that start on one of `starts` (open cells): the searches from
+/// disjoint sets of start cells are independent, so callers may run them in parallel and
+/// `merge` the reports.
+pub fn games_from(board: &Board, starts: &[Cell], max_moves: usize, budget: u64) -> SearchReport {
     let mut search = Search::new(board, max_moves, budget);
-    let complete = search.run().is_ok();
+    let complete = search.run(starts).is_ok();
     let nodes = search.nodes;
     let work = nodes.saturating_mul(search.free.len() as u64);
     let outcome = if complete {
@@ -93,6 +100,26 @@ pub fn games_within(board: &Board, max_moves: usize, budget: u64) -> SearchRepor
         limit_mattered: search.limit_mattered,
         nodes,
         work,
+    }
+}
+
+impl SearchReport {
+    /// The report of the searches from two disjoint sets of start cells together.
+    pub fn merge(self, other: SearchReport) -> SearchReport {
+        let outcome = match (self.outcome, other.outcome) {
+            (Bounded::Complete(mut a), Bounded::Complete(b)) => {
+                a.extend(b);
+                a.sort();
+                Bounded::Complete(a)
+            }
+            _ => Bounded::OverBudget,
+        };
+        SearchReport {
+            outcome,
+            limit_mattered: self.limit_mattered || other.limit_mattered,
+            nodes: self.nodes + other.nodes,
+            work: self.work + other.work,
+        }
     }
 }
 
@@ -138,7 +165,6 @@ struct Search {
     width: usize,
     /// Open and not yet visited.
     free: Vec<bool>,
-    open: Vec<usize>,
     unvisited: usize,
     max_moves: usize,
     budget_nodes: u64,
@@ -175,17 +201,16 @@ impl Search {
         let width = board.cols() + 2;
         let height = board.rows() + 2;
         let mut free = vec![false; width * height];
-        let mut open = Vec::new();
+        let mut open = 0;
         for cell in board.open_cells() {
             let p = (cell.row + 1) * width + cell.col + 1;
             free[p] = true;
-            open.push(p);
+            open += 1;
         }
         let cells = (width * height) as u64;
         Search {
             width,
-            unvisited: open.len(),
-            open,
+            unvisited: open,
             max_moves,
             budget_nodes: budget / cells.max(1),
             nodes: 0,
@@ -216,7 +241,7 @@ impl Search {
         }
     }
 
-    fn run(&mut self) -> Result<(), OverBudget> {
+    fn run(&mut self, starts: &[Cell]) -> Result<(), OverBudget> {
         let height = self.free.len() / self.width;
         let whole = Span {
             top: 1,
@@ -224,8 +249,9 @@ impl Search {
             left: 1,
             right: self.width - 2,
         };
-        for i in 0..self.open.len() {
-            let s = self.open[i];
+        for start in starts {
+            let s = (start.row + 1) * self.width + start.col + 1;
+            assert!(self.free[s], "a start cell is open");
             self.start = s;
             self.free[s] = false;
             self.unvisited -= 1;
@@ -501,6 +527,26 @@ mod tests {
                 moves: Vec::new()
             }])
         );
+    }
+
+    #[test]
+    fn searches_from_split_starts_merge_into_the_whole() {
+        let mut open = vec![true; 25];
+        open[12] = false;
+        let board = Board::new(5, 5, open);
+        let whole = games_within(&board, 12, u64::MAX);
+        let cells = board.open_cells();
+        let (even, odd): (Vec<(usize, Cell)>, Vec<(usize, Cell)>) =
+            cells.into_iter().enumerate().partition(|(i, _)| i % 2 == 0);
+        let part = |p: Vec<(usize, Cell)>| p.into_iter().map(|(_, c)| c).collect::<Vec<_>>();
+        let merged = games_from(&board, &part(even), 12, u64::MAX).merge(games_from(
+            &board,
+            &part(odd),
+            12,
+            u64::MAX,
+        ));
+        assert!(matches!(&whole.outcome, Bounded::Complete(g) if !g.is_empty()));
+        assert_eq!(merged, whole);
     }
 
     #[test]
