@@ -536,12 +536,12 @@ mod tests {
         let board = Board::new(5, 5, open);
         let whole = games_within(&board, 12, u64::MAX);
         let cells = board.open_cells();
-        let (even, odd): (Vec<(usize, Cell)>, Vec<(usize, Cell)>) =
-            cells.into_iter().enumerate().partition(|(i, _)| i % 2 == 0);
-        let part = |p: Vec<(usize, Cell)>| p.into_iter().map(|(_, c)| c).collect::<Vec<_>>();
-        let merged = games_from(&board, &part(even), 12, u64::MAX).merge(games_from(
+        let part = |parity: usize| -> Vec<Cell> {
+            cells.iter().skip(parity).step_by(2).copied().collect()
+        };
+        let merged = games_from(&board, &part(0), 12, u64::MAX).merge(games_from(
             &board,
-            &part(odd),
+            &part(1),
             12,
             u64::MAX,
         ));
