@@ -390,9 +390,9 @@ fn replayed(
 type Found = (usize, Vec<Plan>, bool);
 
 /// Work the bounded search may spend per map, in nodes times board cells, before the SAT
-/// encodings take over from the bound it proved. A unit costs about 20 to 50 ns (a node
-/// makes a few passes over the unvisited part of the board), so this is 5 to 15 s on a
-/// 50 x 50 board; the 3-block large maps need 1.1e8 to 1.8e8.
+/// encodings take over from the bound it proved. A unit costs about 10 to 20 ns of
+/// processor time (a node makes a few passes over the unvisited part of the board), so
+/// this is a few seconds on a 50 x 50 board; the 3-block large maps need 1.1e8 to 1.8e8.
 pub const SEARCH_BUDGET: u64 = 300_000_000;
 
 /// The bounded search's start cells are split into this many interleaved parts, each
