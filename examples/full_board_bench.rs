@@ -1,7 +1,9 @@
 //! Full Board benchmark: every map of the given files, once per encoding, each run in a
 //! child `gridsat full-board` process with a time budget (a run over budget is reported
 //! as undecided, never as an answer). Prints a Markdown table with seconds and the ratio
-//! to the first encoding listed (the baseline) in the same run.
+//! to the first encoding listed (the baseline) in the same run. The children run with
+//! `--no-search`, so the table compares the encodings, not the bounded search that
+//! decides most maps before them.
 //!
 //! ```text
 //! cargo build --release
@@ -30,7 +32,14 @@ fn run_one(bin: &str, map_text: &str, encoding: &str, budget: Duration) -> Run {
     file.write_all(map_text.as_bytes()).expect("write map");
     let began = Instant::now();
     let mut child = Command::new(bin)
-        .args(["full-board", "--format", "json", "--encoding", encoding])
+        .args([
+            "full-board",
+            "--format",
+            "json",
+            "--no-search",
+            "--encoding",
+            encoding,
+        ])
         .arg(file.path())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -65,9 +65,18 @@ fn set_s16b_byte_exact_from_crlf_input() {
     assert_course_output("set-s16b", &[]);
 }
 
+/// The bounded search decides every small map before a SAT call; with it off, both
+/// encodings must still give the course's output.
 #[test]
 fn successor_encoding_gives_the_same_output() {
-    assert_course_output("set-s16a", &["--encoding", "successor"]);
+    assert_course_output("set-s16a", &["--encoding", "successor", "--no-search"]);
+}
+
+#[test]
+fn segments_encoding_without_the_search_gives_the_same_output() {
+    for set in ["set-2018", "set-2016", "set-s16a", "set-s16b"] {
+        assert_course_output(set, &["--no-search"]);
+    }
 }
 
 #[test]
@@ -232,4 +241,19 @@ fn limit_prints_at_most_n_games_and_says_so() {
     assert!(String::from_utf8(output.stderr)
         .unwrap()
         .contains("--limit"));
+}
+
+/// A large 3-block map (42 x 42 open room with a 1 x 3 block), decided by the bounded
+/// search: the line cover allows 81 moves, the search proves 81 impossible and finds
+/// exactly one 82-move game, which the program replays before printing.
+#[test]
+fn large_three_block_map_is_decided_by_the_bounded_search() {
+    let map = examples().join("one-map/set-s16a-large-2.txt");
+    let output = run(&[map.to_str().unwrap(), "--format", "json"], "");
+    assert!(output.status.success(), "{output:?}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let answer = &doc["maps"][0];
+    assert_eq!(answer["moves"], 82, "{answer}");
+    assert_eq!(answer["solutions"].as_array().map(Vec::len), Some(1));
+    assert_eq!(answer["all_found"], true);
 }

@@ -2,14 +2,15 @@
 //! `simulate`, written without the encoder) on seeded random small boards: the same
 //! minimum, the same set of minimum games, the same "No solution".
 
-use gridsat::full_board::simulate::{brute_force_minimum, replay};
+use gridsat::full_board::simulate::{brute_force_minimum, replay, RuleViolation};
 use gridsat::full_board::solve::{
     line_cover, line_cover_bound, refute, refute_by_windows, solve, Options, Verdict,
 };
 use gridsat::solver::Session;
 use gridsat_encodings::cnf::Cnf;
+use gridsat_encodings::full_board::bounded::{games_within, Bounded};
 use gridsat_encodings::full_board::window::Window;
-use gridsat_encodings::full_board::{Board, Cell, Encoding, Plan};
+use gridsat_encodings::full_board::{Board, Cell, Direction, Encoding, Plan};
 
 mod common;
 use common::Rng;
@@ -29,15 +30,19 @@ fn random_board_up_to(rng: &mut Rng, side: usize) -> Board {
     Board::new(rows, cols, open)
 }
 
-/// The configurations compared with the brute force: each encoding with the defaults
-/// (segments tied to the line cover, the successor refutation in parallel), and the
-/// segments encoding alone (untied, one thread).
+/// The configurations compared with the brute force: the default (the bounded search
+/// decides most small boards before any SAT call), and with the search off, each
+/// encoding with its defaults (segments tied to the line cover, the successor
+/// refutation in parallel) and the segments encoding alone (untied, one thread), so the
+/// SAT paths stay checked on every board.
 fn configurations() -> Vec<(&'static str, Options)> {
     vec![
+        ("default (bounded search first)", Options::default()),
         (
             "segments",
             Options {
                 encoding: Encoding::Segments,
+                bounded_search: false,
                 ..Options::default()
             },
         ),
@@ -47,6 +52,7 @@ fn configurations() -> Vec<(&'static str, Options)> {
                 encoding: Encoding::Segments,
                 cover_tie: false,
                 parallel_refutation: false,
+                bounded_search: false,
                 ..Options::default()
             },
         ),
@@ -54,6 +60,7 @@ fn configurations() -> Vec<(&'static str, Options)> {
             "successor",
             Options {
                 encoding: Encoding::Successor,
+                bounded_search: false,
                 ..Options::default()
             },
         ),
@@ -292,4 +299,137 @@ fn window_refutation_is_sound() {
     }
     eprintln!("refuted by windows: {refuted}");
     assert!(refuted > 0, "no board refuted");
+}
+
+/// Every winning game of at most `max_moves` moves, by extending plans one direction at
+/// a time and asking the simulator (`replay`) about each: no pruning beyond the rules.
+fn all_games_within(board: &Board, max_moves: usize) -> Vec<Plan> {
+    fn extend(board: &Board, plan: &mut Plan, max_moves: usize, games: &mut Vec<Plan>) {
+        match replay(board, plan) {
+            Ok(_) => games.push(plan.clone()),
+            Err(RuleViolation::Unvisited(_)) if plan.moves.len() < max_moves => {
+                for dir in Direction::ALL {
+                    plan.moves.push(dir);
+                    extend(board, plan, max_moves, games);
+                    plan.moves.pop();
+                }
+            }
+            Err(_) => {}
+        }
+    }
+    let mut games = Vec::new();
+    for start in board.open_cells() {
+        let mut plan = Plan {
+            start,
+            moves: Vec::new(),
+        };
+        extend(board, &mut plan, max_moves, &mut games);
+    }
+    games.sort();
+    games
+}
+
+/// The bounded search's pruning never loses a game: for every move count up to two
+/// above the minimum (or up to 12 on a board with no game), its list equals the
+/// unpruned enumeration's, so "no game of at most K moves" is a proof.
+#[test]
+fn bounded_search_lists_exactly_the_games_within_k() {
+    let mut rng = Rng::new(11);
+    let (mut compared, mut nonempty, mut unlimited) = (0, 0, 0);
+    for i in 0..160 {
+        let board = random_board_up_to(&mut rng, if i % 4 == 0 { 6 } else { 5 });
+        let n = board.open_cells().len();
+        let top = brute_force_minimum(&board).map_or(12, |(k, _)| k + 2);
+        let expected_all = all_games_within(&board, top);
+        for k in 0..=top.min(n.saturating_sub(1)) {
+            let expected: Vec<Plan> = expected_all
+                .iter()
+                .filter(|g| g.moves.len() <= k)
+                .cloned()
+                .collect();
+            let report = games_within(&board, k, u64::MAX);
+            assert_eq!(
+                report.outcome,
+                Bounded::Complete(expected.clone()),
+                "board {i}, at most {k} moves: {board:?}"
+            );
+            if report.outcome == Bounded::Complete(Vec::new()) && !report.limit_mattered {
+                assert!(expected_all.is_empty(), "board {i}: the limit did matter");
+                unlimited += 1;
+            }
+            compared += 1;
+            nonempty += usize::from(!expected.is_empty());
+        }
+    }
+    assert!(
+        compared > 800 && nonempty > 200,
+        "{compared} compared, {nonempty} with games"
+    );
+    assert!(
+        unlimited > 20,
+        "{unlimited} searches proved that no game of any length wins"
+    );
+}
+
+/// On rooms where the line cover is tight, the pruning decides the minimum in a small
+/// tree: the 3-block rooms (the shape of the course's large maps) have minimum 2n - 2
+/// for even n and 2n - 3 for odd n, which the brute force confirms up to n = 6 and the
+/// SAT encoding up to n = 8.
+#[test]
+fn bounded_search_decides_small_block_rooms() {
+    use gridsat::full_board::solve::{bounded_search, SearchBound};
+    for n in 5..=8 {
+        let mut open = vec![true; n * n];
+        for c in n / 2..(n / 2 + 3).min(n) {
+            open[(n / 2) * n + c] = false;
+        }
+        let board = Board::new(n, n, open);
+        let bound = line_cover_bound(&board).unwrap();
+        let SearchBound::Minimum(k, mut games) = bounded_search(&board, bound, false) else {
+            panic!("n = {n}: the search should decide the room");
+        };
+        games.sort();
+        let sat = Options {
+            bounded_search: false,
+            parallel_refutation: false,
+            ..Options::default()
+        };
+        assert_eq!(
+            Some((k, games.clone())),
+            solver_answer(&board, &sat),
+            "n = {n}"
+        );
+        if n <= 6 {
+            assert_eq!(brute_force_minimum(&board).map(|(k, _)| k), Some(k));
+        }
+        assert_eq!(k, if n % 2 == 0 { 2 * n - 2 } else { 2 * n - 3 }, "n = {n}");
+    }
+}
+
+/// Open rooms with a few random obstacles, where the line cover is often tight and the
+/// run test's fixed point does most of the pruning: the default solve (the bounded
+/// search decides these) against the brute force, minimum and every minimum game.
+#[test]
+fn bounded_search_matches_brute_force_on_rooms() {
+    let mut rng = Rng::new(12);
+    let mut decided = 0;
+    for i in 0..100 {
+        let (rows, cols) = (5 + rng.below(3), 5 + rng.below(3));
+        let mut open = vec![true; rows * cols];
+        for _ in 0..1 + rng.below(3) {
+            open[rng.below(rows * cols)] = false;
+        }
+        let board = Board::new(rows, cols, open);
+        let expected = brute_force_minimum(&board).map(|(k, mut plans)| {
+            plans.sort();
+            (k, plans)
+        });
+        decided += usize::from(expected.is_some());
+        assert_eq!(
+            solver_answer(&board, &Options::default()),
+            expected,
+            "room {i}: {board:?}"
+        );
+    }
+    assert!(decided > 20, "{decided} of 100 rooms have a game");
 }

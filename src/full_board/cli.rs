@@ -32,7 +32,8 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
     /// CNF encoding: `segments` (one layer per move, growing horizon from a proven lower
-    /// bound) or `successor` (per-cell successor and visiting order, no horizon).
+    /// bound) or `successor` (per-cell successor and visiting order, no horizon). Used
+    /// when the bounded search does not decide the map (see --no-search).
     #[arg(long, default_value = "segments", value_parser = ["segments", "successor"])]
     pub encoding: String,
     /// Cardinality encoding of the successor encoding's move counter.
@@ -49,6 +50,10 @@ pub struct Args {
     /// encoding's parallel proof that no game exists.
     #[arg(long)]
     pub sequential: bool,
+    /// Skip the bounded exhaustive search that raises the line-cover bound (and lists
+    /// every minimum game where the cover is tight) before the SAT encodings run.
+    #[arg(long)]
+    pub no_search: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -74,6 +79,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         verbose: args.verbose,
         cover_tie: !args.no_cover_tie,
         parallel_refutation: !args.sequential,
+        bounded_search: !args.no_search,
     };
     let mut json_maps = Vec::new();
     for map in &maps {

@@ -7,6 +7,7 @@ use super::simulate::{replay, Trace};
 use crate::solver::{Session, SolverError};
 use gridsat_encodings::card::CardEncoding;
 use gridsat_encodings::cnf::Cnf;
+use gridsat_encodings::full_board::bounded::{games_from, Bounded, SearchReport};
 use gridsat_encodings::full_board::lines::LineCover;
 use gridsat_encodings::full_board::segments::Segments;
 use gridsat_encodings::full_board::successor::Successor;
@@ -80,6 +81,9 @@ impl std::fmt::Display for Refutation {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Proof {
     Refuted(Refutation),
+    /// The bounded search (see `bounded`) found no game, with no branch cut by its move
+    /// limit, or with the limit at `n - 1` moves, the most a game can have.
+    Search,
     /// The solver proved it: `detail` says which formula was unsatisfiable.
     Solver {
         encoding: Encoding,
@@ -91,6 +95,11 @@ impl std::fmt::Display for Proof {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Proof::Refuted(r) => write!(f, "{r}"),
+            Proof::Search => write!(
+                f,
+                "an exhaustive search over games, pruned by dead ends, connectivity and row \
+                 and column runs, finds none"
+            ),
             Proof::Solver { encoding, detail } => {
                 write!(f, "SAT solver ({} encoding): {detail}", encoding.name())
             }
@@ -132,6 +141,9 @@ pub struct Options {
     /// Tie the segments encoding's moves to a line cover with the stop rule (see
     /// `Segments::tie_to_cover`); off only to measure what the tie buys.
     pub cover_tie: bool,
+    /// Raise the line-cover bound with the bounded exhaustive search (see
+    /// `bounded_search`) before the SAT encodings run; off only to measure it.
+    pub bounded_search: bool,
 }
 
 impl Default for Options {
@@ -143,6 +155,7 @@ impl Default for Options {
             verbose: false,
             cover_tie: true,
             parallel_refutation: true,
+            bounded_search: true,
         }
     }
 }
@@ -314,6 +327,22 @@ pub fn solve(board: &Board, options: &Options) -> Result<Verdict, SolveError> {
     if options.verbose {
         eprintln!("line cover: at least {bound} moves");
     }
+    let bound = if options.bounded_search {
+        match bounded_search(board, bound, options.verbose) {
+            SearchBound::NoGame => return Ok(Verdict::NoSolution(Proof::Search)),
+            SearchBound::AtLeast(k) => k,
+            // The search proved the minimum and listed every game of that length.
+            SearchBound::Minimum(moves, plans) => {
+                let all_found = options.limit.is_none_or(|l| plans.len() as u64 <= l);
+                let shown = options
+                    .limit
+                    .map_or(plans.len(), |l| plans.len().min(l as usize));
+                return replayed(board, moves, plans.into_iter().take(shown), all_found);
+            }
+        }
+    } else {
+        bound
+    };
     let (moves, plans, all_found) = match options.encoding {
         // The segments search starts at the plain cover's bound even when the stop rule
         // gives a higher one: the horizons in between are sound to ask about, and on
@@ -329,7 +358,18 @@ pub fn solve(board: &Board, options: &Options) -> Result<Verdict, SolveError> {
             Err(proof) => return Ok(Verdict::NoSolution(proof)),
         },
     };
-    let mut games = Vec::with_capacity(plans.len());
+    replayed(board, moves, plans, all_found)
+}
+
+/// The verdict for `plans`, the games of the proven minimum `moves`, each replayed by the
+/// simulator first (a game it rejects is an internal error).
+fn replayed(
+    board: &Board,
+    moves: usize,
+    plans: impl IntoIterator<Item = Plan>,
+    all_found: bool,
+) -> Result<Verdict, SolveError> {
+    let mut games = Vec::new();
     for plan in plans {
         let trace = replay(board, &plan).map_err(|e| SolveError::Rejected(e.to_string()))?;
         if plan.moves.len() != moves {
@@ -348,6 +388,104 @@ pub fn solve(board: &Board, options: &Options) -> Result<Verdict, SolveError> {
 }
 
 type Found = (usize, Vec<Plan>, bool);
+
+/// Work the bounded search may spend per map, in nodes times board cells, before the SAT
+/// encodings take over from the bound it proved. A unit costs about 10 to 20 ns of
+/// processor time (a node makes a few passes over the unvisited part of the board), so
+/// this is a few seconds on a 50 x 50 board; the 3-block large maps need 1.1e8 to 1.8e8.
+pub const SEARCH_BUDGET: u64 = 300_000_000;
+
+/// The bounded search's start cells are split into this many interleaved parts, each
+/// searched on its own thread with its share of the budget. A constant, not the number
+/// of cores, so that whether a map is decided within budget does not depend on the
+/// machine.
+const SEARCH_PARTS: usize = 2;
+
+/// `games_within` with the start cells split into `SEARCH_PARTS` parts searched in
+/// parallel (the parts are independent; their reports are merged).
+fn games_within_in_parallel(board: &Board, max_moves: usize, budget: u64) -> SearchReport {
+    let open = board.open_cells();
+    let parts: Vec<Vec<Cell>> = (0..SEARCH_PARTS)
+        .map(|part| {
+            open.iter()
+                .skip(part)
+                .step_by(SEARCH_PARTS)
+                .copied()
+                .collect()
+        })
+        .collect();
+    let share = budget / SEARCH_PARTS as u64;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = parts
+            .iter()
+            .map(|starts| scope.spawn(move || games_from(board, starts, max_moves, share)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a search thread does not panic"))
+            .reduce(SearchReport::merge)
+            .expect("at least one part")
+    })
+}
+
+/// What the bounded search proved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchBound {
+    /// No game of fewer moves exists (the search ran out of budget here).
+    AtLeast(usize),
+    /// The minimum, with every game of that length (sorted).
+    Minimum(usize, Vec<Plan>),
+    /// No game at all.
+    NoGame,
+}
+
+/// Raises the lower bound `from` (proven: no game has fewer moves) with the bounded
+/// search (see `bounded`): asks for every game of at most `k` moves for `k = from + 1,
+/// from + 2, ...` until one is found (then the shortest found is the minimum and the
+/// list of games of that length is complete), a game would need more than `n - 1`
+/// moves (no game at all), or the budget runs out. The first question covers two move
+/// counts at once: on the tight maps the minimum is often one above the cover bound,
+/// and asking for `from` alone first would search most of the tree twice.
+pub fn bounded_search(board: &Board, from: usize, verbose: bool) -> SearchBound {
+    let n = board.open_cells().len();
+    let most = n.saturating_sub(1);
+    let mut budget = SEARCH_BUDGET;
+    let began = std::time::Instant::now();
+    let mut k = (from + 1).min(most);
+    let mut proven = from;
+    loop {
+        let report = games_within_in_parallel(board, k, budget);
+        if verbose {
+            eprintln!(
+                "bounded search: at most {k} moves: {} ({} nodes, {:.3} s so far)",
+                match &report.outcome {
+                    Bounded::Complete(games) if games.is_empty() => "none".to_string(),
+                    Bounded::Complete(games) => format!("{} games", games.len()),
+                    Bounded::OverBudget => "over budget".to_string(),
+                },
+                report.nodes,
+                began.elapsed().as_secs_f64()
+            );
+        }
+        match report.outcome {
+            // An unfinished search proves nothing about `k`.
+            Bounded::OverBudget => return SearchBound::AtLeast(proven),
+            Bounded::Complete(games) if games.is_empty() => {
+                if k >= most || !report.limit_mattered {
+                    return SearchBound::NoGame;
+                }
+                budget = budget.saturating_sub(report.work);
+                proven = k + 1;
+                k += 1;
+            }
+            Bounded::Complete(mut games) => {
+                let minimum = games.iter().map(|g| g.moves.len()).min().expect("a game");
+                games.retain(|g| g.moves.len() == minimum);
+                return SearchBound::Minimum(minimum, games);
+            }
+        }
+    }
+}
 
 /// The fewest moves the line-cover argument (see `lines`) allows: a proven lower bound,
 /// so the encodings need not refute smaller move counts one by one. When no cover
@@ -641,7 +779,7 @@ fn by_segments(
         encoding: Encoding::Segments,
         detail: format!(
             "no game of {bound} to {} moves visits all {n} open cells (a game has at most {} \
-             moves; fewer than {bound} cannot cover the board's lines)",
+             moves; fewer than {bound} are ruled out by the line cover or the bounded search)",
             n - 1,
             n - 1
         ),

@@ -13,9 +13,12 @@
 //!   stamps); no horizon, the number of moves is a cardinality bound over turn cells.
 //! - [`lines`]: a lower bound on the moves (and a refutation) by covering the open
 //!   cells with row and column segments.
+//! - [`bounded`]: every game of at most `K` moves by a pruned exhaustive search, a
+//!   proof that no shorter game exists where the line cover is tight.
 //! - [`window`]: a relaxation of any game restricted to a window of the board, which
 //!   shows where a game must begin or end.
 
+pub mod bounded;
 pub mod lines;
 pub mod segments;
 pub mod successor;
