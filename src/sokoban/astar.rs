@@ -40,6 +40,7 @@
 //! the table and the open list. `Limits::max_states` stops the search ("gave up"),
 //! reporting the least `f` of the open list as the bound proven.
 
+use super::flood::Flood;
 use super::{Limits, Outcome, Solution};
 use gridsat_encodings::grid::Cell;
 use gridsat_encodings::sokoban::analysis::{Matcher, SideTable, UNREACHABLE};
@@ -174,40 +175,6 @@ impl Store {
         }
         plan.reverse();
         plan
-    }
-}
-
-/// The player's region: a flood fill with a stamp per square, so no clearing is needed.
-struct Flood {
-    stamp: Vec<u32>,
-    current: u32,
-    stack: Vec<usize>,
-}
-
-impl Flood {
-    /// Marks the squares the player reaches from `from`; returns the smallest.
-    fn fill(&mut self, level: &Level, occupied: &[bool], from: usize) -> usize {
-        self.current += 1;
-        self.stamp[from] = self.current;
-        self.stack.clear();
-        self.stack.push(from);
-        let mut smallest = from;
-        while let Some(c) = self.stack.pop() {
-            smallest = smallest.min(c);
-            for d in Dir::ALL {
-                if let Some(n) = level.neighbour(c, d) {
-                    if self.stamp[n] != self.current && !occupied[n] {
-                        self.stamp[n] = self.current;
-                        self.stack.push(n);
-                    }
-                }
-            }
-        }
-        smallest
-    }
-
-    fn reached(&self, c: usize) -> bool {
-        self.stamp[c] == self.current
     }
 }
 
@@ -483,11 +450,7 @@ fn search_level(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
         group: Vec::new(),
         budget: 0,
     };
-    let new_flood = || Flood {
-        stamp: vec![0; n],
-        current: 0,
-        stack: Vec::new(),
-    };
+    let new_flood = || Flood::new(n);
     // One flood for the expanded position's region, one for its children's.
     let mut flood = new_flood();
     let mut child_flood = new_flood();

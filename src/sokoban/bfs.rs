@@ -6,42 +6,10 @@
 //! No deadlock pruning: the first solved position found is push-optimal, and an
 //! exhausted search proves the level unsolvable.
 
+use super::flood::Flood;
 use super::{Limits, Outcome, Solution};
 use gridsat_encodings::sokoban::{Dir, Level, Push};
 use std::collections::HashMap;
-
-struct Flood {
-    stamp: Vec<u32>,
-    current: u32,
-    stack: Vec<usize>,
-}
-
-impl Flood {
-    /// Marks the squares the player reaches from `from`; returns the smallest.
-    fn fill(&mut self, level: &Level, boxes: &[bool], from: usize) -> usize {
-        self.current += 1;
-        self.stamp[from] = self.current;
-        self.stack.clear();
-        self.stack.push(from);
-        let mut smallest = from;
-        while let Some(c) = self.stack.pop() {
-            smallest = smallest.min(c);
-            for d in Dir::ALL {
-                if let Some(n) = level.neighbour(c, d) {
-                    if self.stamp[n] != self.current && !boxes[n] {
-                        self.stamp[n] = self.current;
-                        self.stack.push(n);
-                    }
-                }
-            }
-        }
-        smallest
-    }
-
-    fn reached(&self, c: usize) -> bool {
-        self.stamp[c] == self.current
-    }
-}
 
 fn key(boxes: &[bool], player: usize) -> Box<[u16]> {
     boxes
@@ -63,11 +31,7 @@ pub fn search(level: &Level, limits: &Limits) -> Outcome {
         };
     }
     let solved = |boxes: &[bool]| (0..n).all(|c| !boxes[c] || level.is_goal(c));
-    let mut flood = Flood {
-        stamp: vec![0; n],
-        current: 0,
-        stack: Vec::new(),
-    };
+    let mut flood = Flood::new(n);
     let mut boxes = vec![false; n];
     for &b in level.boxes() {
         boxes[b] = true;
