@@ -7,10 +7,9 @@ use gridsat::sokoban::plan::to_lurd;
 use gridsat::sokoban::simulate::replay;
 use gridsat::sokoban::{bfs, solve, Limits, Outcome};
 use gridsat_encodings::sokoban::Level;
-use std::process::Command;
 
 mod common;
-use common::sokoban::{assert_bfs_exhausts, level, Room};
+use common::sokoban::{assert_bfs_exhausts, gridsat_sokoban, level, Room};
 use common::Rng;
 
 const MICROBAN_1_10: &str = include_str!("../examples/sokoban/microban-1-10.xsb");
@@ -231,27 +230,14 @@ fn bad_inputs_name_the_level_and_line() {
     assert!(err.message.contains("no level 2"), "{err}");
 }
 
-fn gridsat(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gridsat"))
-        .arg("sokoban")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
 #[test]
 fn command_line_outcomes_have_distinct_exit_statuses() {
-    let (code, out, _) = gridsat(&["examples/sokoban/microban-1-10.xsb", "--level", "2"]);
+    let (code, out, _) = gridsat_sokoban(&["examples/sokoban/microban-1-10.xsb", "--level", "2"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("pushes: 3 (proven push-optimal)"), "{out}");
     assert!(out.contains("moves: 16"), "{out}");
 
-    let (code, out, _) = gridsat(&["examples/sokoban/unsolvable.xsb", "--method", "bfs"]);
+    let (code, out, _) = gridsat_sokoban(&["examples/sokoban/unsolvable.xsb", "--method", "bfs"]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("proven unsolvable"), "{out}");
 
@@ -262,27 +248,27 @@ fn command_line_outcomes_have_distinct_exit_statuses() {
         "--max-pushes",
         "10",
     ];
-    let (code, out, _) = gridsat(&args);
+    let (code, out, _) = gridsat_sokoban(&args);
     assert_eq!(code, 4, "{out}");
     // The matching bound (lone-box pushes with the player walking around the box)
     // already proves 13, the optimum, past the limit of 10.
     assert!(out.contains("no plan with fewer than 13 pushes"), "{out}");
 
-    let (code, _, err) = gridsat(&["examples/sokoban/microban-1-10.xsb", "--level", "11"]);
+    let (code, _, err) = gridsat_sokoban(&["examples/sokoban/microban-1-10.xsb", "--level", "11"]);
     assert_eq!(code, 2);
     assert!(err.contains("there is no level 11"), "{err}");
 
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.xsb");
     std::fs::write(&bad, "; 1\n\n#####\n#@$.#\n#@  #\n#####\n").unwrap();
-    let (code, _, err) = gridsat(&[bad.to_str().unwrap()]);
+    let (code, _, err) = gridsat_sokoban(&[bad.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("bad.xsb:5: level 1: a second player"), "{err}");
 }
 
 #[test]
 fn json_and_boards_show_the_replayed_plan() {
-    let (code, out, _) = gridsat(&[
+    let (code, out, _) = gridsat_sokoban(&[
         "examples/sokoban/microban-1-10.xsb",
         "--level",
         "1",
@@ -310,7 +296,7 @@ fn json_and_boards_show_the_replayed_plan() {
         .collect();
     assert!(!last.concat().contains('$'), "{last:?}");
 
-    let (code, out, _) = gridsat(&["examples/sokoban/seed.txt", "--boards"]);
+    let (code, out, _) = gridsat_sokoban(&["examples/sokoban/seed.txt", "--boards"]);
     assert_eq!(code, 0);
     assert!(out.contains("start:\n#######\n#. * .#\n"), "{out}");
 }
@@ -326,7 +312,7 @@ fn measurement_flags_change_the_search_not_the_answer() {
         "--method",
         "sat",
     ];
-    let (code, plain, _) = gridsat(&level);
+    let (code, plain, _) = gridsat_sokoban(&level);
     assert_eq!(code, 0, "{plain}");
     let pushes = |out: &str| {
         out.lines()
@@ -336,7 +322,7 @@ fn measurement_flags_change_the_search_not_the_answer() {
     };
     let mut bare = level.to_vec();
     bare.extend(["--no-prune", "closure,cover,goalsum,commute", "--trace"]);
-    let (code, out, err) = gridsat(&bare);
+    let (code, out, err) = gridsat_sokoban(&bare);
     assert_eq!(code, 0, "{out}");
     assert_eq!(pushes(&out), pushes(&plain));
     // The trace names every solver call: shorter horizons refuted, the optimum satisfied.
@@ -356,7 +342,7 @@ fn measurement_flags_change_the_search_not_the_answer() {
     }
     assert!(satisfied_at_optimum, "{err}");
 
-    let (code, _, err) = gridsat(&[level[0], "--no-prune", "everything"]);
+    let (code, _, err) = gridsat_sokoban(&[level[0], "--no-prune", "everything"]);
     assert_eq!(code, 2);
     assert!(err.contains("invalid value 'everything'"), "{err}");
 }

@@ -8,10 +8,9 @@ use gridsat::sokoban::simulate::replay;
 use gridsat::sokoban::solve::SatOptions;
 use gridsat::sokoban::{astar, bfs, Limits, Outcome};
 use gridsat_encodings::sokoban::Level;
-use std::process::Command;
 
 mod common;
-use common::sokoban::{level, Room};
+use common::sokoban::{gridsat_sokoban, level, Room};
 use common::Rng;
 
 const MICROBAN_1_10: &str = include_str!("../examples/sokoban/microban-1-10.xsb");
@@ -267,21 +266,9 @@ fn level_of(text: &str) -> Level {
     level(text, 1)
 }
 
-fn gridsat(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gridsat"))
-        .arg("sokoban")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-    )
-}
-
 #[test]
 fn the_command_line_says_which_method_proved_the_plan() {
-    let (code, out) = gridsat(&[
+    let (code, out, _) = gridsat_sokoban(&[
         "examples/sokoban/microban-1-10.xsb",
         "--level",
         "6",
@@ -293,7 +280,7 @@ fn the_command_line_says_which_method_proved_the_plan() {
     assert!(out.contains("pushes: 29 (proven push-optimal)"), "{out}");
     assert!(out.contains("(not proven fewest)"), "{out}");
 
-    let (code, out) = gridsat(&[
+    let (code, out, _) = gridsat_sokoban(&[
         "examples/sokoban/microban-1-10.xsb",
         "--level",
         "4",
@@ -308,7 +295,7 @@ fn the_command_line_says_which_method_proved_the_plan() {
     let by = report["proved_by"].as_str().unwrap();
     assert!(by == "sat" || by == "astar", "{by}");
 
-    let (code, out) = gridsat(&[
+    let (code, out, _) = gridsat_sokoban(&[
         "examples/sokoban/microban-1-10.xsb",
         "--level",
         "6",
@@ -320,7 +307,7 @@ fn the_command_line_says_which_method_proved_the_plan() {
     assert_eq!(code, 4, "{out}");
     assert!(out.contains("size limit (10 positions)"), "{out}");
 
-    let (code, out) = gridsat(&["examples/sokoban/unsolvable.xsb", "--method", "astar"]);
+    let (code, out, _) = gridsat_sokoban(&["examples/sokoban/unsolvable.xsb", "--method", "astar"]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("proven unsolvable by astar"), "{out}");
 }

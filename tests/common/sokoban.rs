@@ -83,3 +83,13 @@ pub fn assert_bfs_exhausts(level: &Level) {
         "{unlimited:?} on {level:?}"
     );
 }
+
+/// Runs `gridsat sokoban ARGS...`: the exit status, standard output and standard error.
+pub fn gridsat_sokoban(args: &[&str]) -> (i32, String, String) {
+    let out = super::gridsat(&[&["sokoban"], args].concat());
+    (
+        out.status.code().expect("gridsat exits with a status"),
+        super::stdout(&out),
+        super::stderr(&out),
+    )
+}
