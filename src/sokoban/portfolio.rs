@@ -312,17 +312,24 @@ mod tests {
         let (level, limits) = level_and_limits();
         let portfolio = Portfolio::default();
         let straggler = portfolio.claim_sat().expect("the slot starts free");
-        let result = portfolio.solve(&level, &limits, SatOptions::default()).unwrap();
+        let result = portfolio
+            .solve(&level, &limits, SatOptions::default())
+            .unwrap();
         assert_eq!(result.winner, None);
         assert!(matches!(result.outcome, Outcome::GaveUp { .. }));
         drop(straggler);
-        let result = portfolio.solve(&level, &limits, SatOptions::default()).unwrap();
+        let result = portfolio
+            .solve(&level, &limits, SatOptions::default())
+            .unwrap();
         assert_eq!(result.winner, Some(Winner::Sat));
         assert!(matches!(result.outcome, Outcome::Solved(_)));
         // The SAT thread gives its slot back when it returns.
         let deadline = Instant::now() + std::time::Duration::from_secs(60);
         while portfolio.claim_sat().is_none() {
-            assert!(Instant::now() < deadline, "the SAT slot was never given back");
+            assert!(
+                Instant::now() < deadline,
+                "the SAT slot was never given back"
+            );
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
     }
