@@ -257,3 +257,27 @@ fn large_three_block_map_is_decided_by_the_bounded_search() {
     assert_eq!(answer["solutions"].as_array().map(Vec::len), Some(1));
     assert_eq!(answer["all_found"], true);
 }
+
+/// set-2018 large map 1 (a 48 x 48 room with five isolated single-cell obstacles):
+/// the colour and window arguments do not refute it; the bounded search finds no game
+/// of at most 95 moves and, continued from the positions its move limit or run test
+/// cut, none of any length: "No solution" by the search's proof, the map echoed.
+#[test]
+fn room_with_isolated_obstacles_is_refuted_by_the_search() {
+    let map = examples().join("one-map/set-2018-large-1.txt");
+    let output = run(&[map.to_str().unwrap(), "--verbose"], "");
+    assert!(output.status.success(), "{output:?}");
+    let text = std::fs::read_to_string(&map).unwrap();
+    let expected = format!(
+        "{}Complete\n",
+        text.replacen("map\n", "map\nNo solution\n", 1)
+    );
+    assert_eq!(stdout(&output), expected);
+    let log = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        log.contains("at most 95 moves: none")
+            && log.contains("any length")
+            && !log.contains("horizon"),
+        "{log}"
+    );
+}

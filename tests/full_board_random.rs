@@ -8,7 +8,7 @@ use gridsat::full_board::solve::{
 };
 use gridsat::solver::Session;
 use gridsat_encodings::cnf::Cnf;
-use gridsat_encodings::full_board::bounded::{games_within, Bounded};
+use gridsat_encodings::full_board::bounded::{games_beyond, games_within, Bounded};
 use gridsat_encodings::full_board::window::Window;
 use gridsat_encodings::full_board::{Board, Cell, Direction, Encoding, Plan};
 
@@ -368,6 +368,61 @@ fn bounded_search_lists_exactly_the_games_within_k() {
     assert!(
         unlimited > 20,
         "{unlimited} searches proved that no game of any length wins"
+    );
+}
+
+/// Continuing a finished search from its frontier (the positions its move limit or run
+/// test cut) with the limit of a game's n - 1 moves lists, together with the games the
+/// search found, exactly every winning game of any length: nothing the search skipped
+/// for a reason other than the limit is lost.
+#[test]
+fn searching_beyond_the_frontier_finds_every_game() {
+    let mut rng = Rng::new(13);
+    let (mut compared, mut found_beyond, mut cut) = (0, 0, 0);
+    for i in 0..200 {
+        let board = if i % 2 == 0 {
+            random_board_up_to(&mut rng, 5)
+        } else {
+            // Small rooms with one or two obstacles: many games, many cut positions.
+            let (rows, cols) = (3 + rng.below(3), 3 + rng.below(3));
+            let mut open = vec![true; rows * cols];
+            for _ in 0..1 + rng.below(2) {
+                open[rng.below(rows * cols)] = false;
+            }
+            Board::new(rows, cols, open)
+        };
+        let n = board.open_cells().len();
+        if n == 0 {
+            continue;
+        }
+        let everything = all_games_within(&board, n - 1);
+        let shortest = everything.iter().map(|g| g.moves.len()).min();
+        for k in 0..=shortest.map_or(4, |m| m + 1).min(n - 1) {
+            let report = games_within(&board, k, u64::MAX);
+            let Bounded::Complete(mut games) = report.outcome else {
+                panic!("no budget limit");
+            };
+            let frontier = report.frontier.expect("a small frontier is kept");
+            assert_eq!(report.limit_mattered, !frontier.is_empty(), "board {i}");
+            cut += frontier.len();
+            let beyond = games_beyond(&board, &frontier, n - 1, u64::MAX);
+            let Bounded::Complete(more) = beyond.outcome else {
+                panic!("no budget limit");
+            };
+            assert!(
+                more.iter().all(|g| g.moves.len() > k),
+                "board {i}, k = {k}: a game the first search missed"
+            );
+            found_beyond += usize::from(!more.is_empty());
+            games.extend(more);
+            games.sort();
+            assert_eq!(games, everything, "board {i}, k = {k}: {board:?}");
+            compared += 1;
+        }
+    }
+    assert!(
+        compared > 300 && found_beyond > 100 && cut > 1000,
+        "{compared} compared, {found_beyond} with games beyond, {cut} positions cut"
     );
 }
 

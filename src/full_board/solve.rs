@@ -7,7 +7,7 @@ use super::simulate::{replay, Trace};
 use crate::solver::{Session, SolverError};
 use gridsat_encodings::card::CardEncoding;
 use gridsat_encodings::cnf::Cnf;
-use gridsat_encodings::full_board::bounded::{games_from, Bounded, SearchReport};
+use gridsat_encodings::full_board::bounded::{games_beyond, games_from, Bounded, SearchReport};
 use gridsat_encodings::full_board::lines::LineCover;
 use gridsat_encodings::full_board::segments::Segments;
 use gridsat_encodings::full_board::successor::Successor;
@@ -392,8 +392,9 @@ type Found = (usize, Vec<Plan>, bool);
 /// Work the bounded search may spend per map, in nodes times board cells, before the SAT
 /// encodings take over from the bound it proved. A unit costs about 10 to 20 ns of
 /// processor time (a node makes a few passes over the unvisited part of the board), so
-/// this is a few seconds on a 50 x 50 board; the 3-block large maps need 1.1e8 to 1.8e8.
-pub const SEARCH_BUDGET: u64 = 300_000_000;
+/// this is a few seconds on a 50 x 50 board; the 3-block large maps need 1.1e8 to 1.8e8,
+/// set-2018 large map 1 about 4.4e8 (4.25e8 for at most 95 moves, then its frontier).
+pub const SEARCH_BUDGET: u64 = 600_000_000;
 
 /// The bounded search's start cells are split into this many interleaved parts, each
 /// searched on its own thread with its share of the budget. A constant, not the number
@@ -405,20 +406,46 @@ const SEARCH_PARTS: usize = 2;
 /// parallel (the parts are independent; their reports are merged).
 fn games_within_in_parallel(board: &Board, max_moves: usize, budget: u64) -> SearchReport {
     let open = board.open_cells();
-    let parts: Vec<Vec<Cell>> = (0..SEARCH_PARTS)
+    in_parallel(&open, budget, |starts, share| {
+        games_from(board, starts, max_moves, share)
+    })
+}
+
+/// `games_beyond` with the positions split like the start cells above.
+fn games_beyond_in_parallel(
+    board: &Board,
+    positions: &[Plan],
+    max_moves: usize,
+    budget: u64,
+) -> SearchReport {
+    in_parallel(positions, budget, |part, share| {
+        games_beyond(board, part, max_moves, share)
+    })
+}
+
+/// Runs `search` on `SEARCH_PARTS` interleaved parts of `items`, each on its own thread
+/// with its share of `budget`, and merges the reports.
+fn in_parallel<T: Clone + Sync>(
+    items: &[T],
+    budget: u64,
+    search: impl Fn(&[T], u64) -> SearchReport + Sync,
+) -> SearchReport {
+    let parts: Vec<Vec<T>> = (0..SEARCH_PARTS)
         .map(|part| {
-            open.iter()
+            items
+                .iter()
                 .skip(part)
                 .step_by(SEARCH_PARTS)
-                .copied()
+                .cloned()
                 .collect()
         })
         .collect();
     let share = budget / SEARCH_PARTS as u64;
+    let search = &search;
     std::thread::scope(|scope| {
         let handles: Vec<_> = parts
             .iter()
-            .map(|starts| scope.spawn(move || games_from(board, starts, max_moves, share)))
+            .map(|part| scope.spawn(move || search(part, share)))
             .collect();
         handles
             .into_iter()
@@ -453,6 +480,7 @@ pub fn bounded_search(board: &Board, from: usize, verbose: bool) -> SearchBound 
     let began = std::time::Instant::now();
     let mut k = (from + 1).min(most);
     let mut proven = from;
+    let mut tried_beyond = false;
     loop {
         let report = games_within_in_parallel(board, k, budget);
         if verbose {
@@ -476,6 +504,41 @@ pub fn bounded_search(board: &Board, from: usize, verbose: bool) -> SearchBound 
                 }
                 budget = budget.saturating_sub(report.work);
                 proven = k + 1;
+                // Once: continue this search from the positions its move limit or run
+                // test cut, with no limit but a game's n - 1 moves, on half of what is
+                // left. Where those tests cut little (open rooms with isolated
+                // obstacles, whose rows and columns are split into shorter runs) this
+                // finishes almost at once and lists every game of any length.
+                if let (false, Some(frontier)) = (tried_beyond, &report.frontier) {
+                    tried_beyond = true;
+                    let beyond = games_beyond_in_parallel(board, frontier, most, budget / 2);
+                    if verbose {
+                        eprintln!(
+                            "bounded search: any length, from the {} positions cut: {} ({} nodes, {:.3} s so far)",
+                            frontier.len(),
+                            match &beyond.outcome {
+                                Bounded::Complete(games) if games.is_empty() => "none".to_string(),
+                                Bounded::Complete(games) => format!("{} games", games.len()),
+                                Bounded::OverBudget => "over budget".to_string(),
+                            },
+                            beyond.nodes,
+                            began.elapsed().as_secs_f64()
+                        );
+                    }
+                    budget = budget.saturating_sub(beyond.work);
+                    match beyond.outcome {
+                        Bounded::OverBudget => {}
+                        Bounded::Complete(games) if games.is_empty() => {
+                            return SearchBound::NoGame;
+                        }
+                        Bounded::Complete(mut games) => {
+                            let minimum =
+                                games.iter().map(|g| g.moves.len()).min().expect("a game");
+                            games.retain(|g| g.moves.len() == minimum);
+                            return SearchBound::Minimum(minimum, games);
+                        }
+                    }
+                }
                 k += 1;
             }
             Bounded::Complete(mut games) => {

@@ -40,6 +40,16 @@
 //! test: a needed run's excess over the spare moves can only fall as `h` and `v` grow,
 //! so the fixed point's needed sets shrink), so no game of any length wins.
 //!
+//! A finished search also returns its **frontier**: the positions its move limit or run
+//! test cut. Dead ends and connectivity do not depend on the limit, so every winning
+//! game longer than the limit passes through a frontier position (its first position
+//! that was not expanded), and `games_beyond` continues the search from there with a
+//! larger limit instead of repeating it; with a game's `n - 1` moves as the limit it
+//! lists every winning game of any length. On set-2018 large map 1 (a 48 x 48 room with
+//! five isolated obstacles) nearly every subtree dies by connectivity within about 100
+//! nodes, so the search at 95 moves (157,520 nodes) and its continuation from the 3,818
+//! cut positions (8,072 nodes) prove that no game of any length wins.
+//!
 //! The search is exponential in general; a budget bounds it, and running out of budget
 //! proves nothing. It is fast exactly where the SAT encodings are slow: when the moves
 //! left barely cover the rows and columns left, most turns are forced (on the 3-block
@@ -72,6 +82,46 @@ pub struct SearchReport {
     pub limit_mattered: bool,
     pub nodes: u64,
     pub work: u64,
+    /// Where the work went: which test cut how many positions, nodes per depth.
+    pub profile: Profile,
+    /// The positions (start cell and moves so far) that the move limit or the run test
+    /// cut, or `None` when there were more than `FRONTIER_CAP`. Every winning game longer
+    /// than the limit passes through one of them (see `games_beyond`).
+    pub frontier: Option<Vec<Plan>>,
+}
+
+/// The most cut positions a search keeps for `games_beyond`.
+pub const FRONTIER_CAP: usize = 1 << 18;
+
+/// Counters of a search, for measuring where it spends its nodes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Profile {
+    /// Positions cut by the move limit itself.
+    pub cut_by_limit: u64,
+    /// Positions cut by the run test.
+    pub cut_by_runs: u64,
+    /// Positions cut by the dead-end test.
+    pub cut_by_dead_ends: u64,
+    /// Positions cut by the connectivity test.
+    pub cut_by_connectivity: u64,
+    /// Nodes expanded per number of moves made.
+    pub nodes_at_depth: Vec<u64>,
+}
+
+impl Profile {
+    fn merge(mut self, other: Profile) -> Profile {
+        self.cut_by_limit += other.cut_by_limit;
+        self.cut_by_runs += other.cut_by_runs;
+        self.cut_by_dead_ends += other.cut_by_dead_ends;
+        self.cut_by_connectivity += other.cut_by_connectivity;
+        if self.nodes_at_depth.len() < other.nodes_at_depth.len() {
+            self.nodes_at_depth.resize(other.nodes_at_depth.len(), 0);
+        }
+        for (a, b) in self.nodes_at_depth.iter_mut().zip(other.nodes_at_depth) {
+            *a += b;
+        }
+        self
+    }
 }
 
 /// Every winning game of at most `max_moves` moves on `board`, or `OverBudget` once
@@ -84,8 +134,37 @@ pub fn games_within(board: &Board, max_moves: usize, budget: u64) -> SearchRepor
 /// disjoint sets of start cells are independent, so callers may run them in parallel and
 /// `merge` the reports.
 pub fn games_from(board: &Board, starts: &[Cell], max_moves: usize, budget: u64) -> SearchReport {
+    let positions: Vec<Plan> = starts
+        .iter()
+        .map(|&start| Plan {
+            start,
+            moves: Vec::new(),
+        })
+        .collect();
+    games_beyond(board, &positions, max_moves, budget)
+}
+
+/// Every winning game of at most `max_moves` moves that continues one of `positions`
+/// (each a start cell and moves played from it by the rules, none of them a finished
+/// game, no position a prefix of another), or `OverBudget`.
+///
+/// This continues a finished search with a larger limit without repeating it: a
+/// search's tests other than the move limit and the run test (dead ends,
+/// connectivity) do not depend on the limit, so along every winning game the first
+/// position a search with a smaller limit did not expand was cut by the limit or the
+/// run test, and is in that search's `frontier` (or the game was found). So when a
+/// search with limit `k` finished, its games together with
+/// `games_beyond(its frontier, m)` are every winning game of at most `m >= k` moves;
+/// with `m = n - 1` (a game enters a new cell with every move) that is every winning
+/// game of any length.
+pub fn games_beyond(
+    board: &Board,
+    positions: &[Plan],
+    max_moves: usize,
+    budget: u64,
+) -> SearchReport {
     let mut search = Search::new(board, max_moves, budget);
-    let complete = search.run(starts).is_ok();
+    let complete = search.run(positions).is_ok();
     let nodes = search.nodes;
     let work = nodes.saturating_mul(search.free.len() as u64);
     let outcome = if complete {
@@ -100,6 +179,8 @@ pub fn games_from(board: &Board, starts: &[Cell], max_moves: usize, budget: u64)
         limit_mattered: search.limit_mattered,
         nodes,
         work,
+        profile: search.profile,
+        frontier: search.frontier,
     }
 }
 
@@ -119,6 +200,14 @@ impl SearchReport {
             limit_mattered: self.limit_mattered || other.limit_mattered,
             nodes: self.nodes + other.nodes,
             work: self.work + other.work,
+            profile: self.profile.merge(other.profile),
+            frontier: match (self.frontier, other.frontier) {
+                (Some(mut a), Some(b)) if a.len() + b.len() <= FRONTIER_CAP => {
+                    a.extend(b);
+                    Some(a)
+                }
+                _ => None,
+            },
         }
     }
 }
@@ -183,6 +272,8 @@ struct Search {
     seen: Vec<u32>,
     stamp: u32,
     stack: Vec<usize>,
+    profile: Profile,
+    frontier: Option<Vec<Plan>>,
 }
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -224,6 +315,8 @@ impl Search {
             seen: vec![0; free.len()],
             stamp: 0,
             stack: Vec::new(),
+            profile: Profile::default(),
+            frontier: Some(Vec::new()),
             free,
         }
     }
@@ -241,7 +334,7 @@ impl Search {
         }
     }
 
-    fn run(&mut self, starts: &[Cell]) -> Result<(), OverBudget> {
+    fn run(&mut self, positions: &[Plan]) -> Result<(), OverBudget> {
         let height = self.free.len() / self.width;
         let whole = Span {
             top: 1,
@@ -249,13 +342,28 @@ impl Search {
             left: 1,
             right: self.width - 2,
         };
-        for start in starts {
+        for position in positions {
+            let start = position.start;
             let s = (start.row + 1) * self.width + start.col + 1;
             assert!(self.free[s], "a start cell is open");
             self.start = s;
             self.free[s] = false;
             self.unvisited -= 1;
-            let result = self.expand(s, None, whole);
+            // Replay the moves (legal by the caller's contract: each enters a cell).
+            let mut ball = s;
+            for &dir in &position.moves {
+                let before = self.trail.len();
+                ball = self.roll(ball, dir);
+                assert!(self.trail.len() > before, "a position's move enters a cell");
+            }
+            self.moves.clone_from(&position.moves);
+            let next = position.moves.last().map(|&dir| Axis::of(dir).other());
+            let result = self.expand(ball, next, whole);
+            self.moves.clear();
+            for p in self.trail.drain(..) {
+                self.free[p] = true;
+                self.unvisited += 1;
+            }
             self.free[s] = true;
             self.unvisited += 1;
             result?;
@@ -263,8 +371,45 @@ impl Search {
         Ok(())
     }
 
+    /// Rolls the ball from `p` in `dir` until it is blocked, marking and recording the
+    /// cells it enters; returns where it stops.
+    fn roll(&mut self, p: usize, dir: Direction) -> usize {
+        let mut at = p;
+        loop {
+            let ahead = self.step(at, dir);
+            if !self.free[ahead] {
+                return at;
+            }
+            self.free[ahead] = false;
+            self.unvisited -= 1;
+            self.trail.push(ahead);
+            at = ahead;
+        }
+    }
+
+    /// Records the current position as cut by the move limit or the run test.
+    fn cut_by_limit(&mut self) {
+        self.limit_mattered = true;
+        let position = Plan {
+            start: self.cell(self.start),
+            moves: self.moves.clone(),
+        };
+        if let Some(frontier) = &mut self.frontier {
+            if frontier.len() < FRONTIER_CAP {
+                frontier.push(position);
+            } else {
+                self.frontier = None;
+            }
+        }
+    }
+
     fn expand(&mut self, ball: usize, next: Option<Axis>, span: Span) -> Result<(), OverBudget> {
         self.nodes += 1;
+        let depth = self.moves.len();
+        if self.profile.nodes_at_depth.len() <= depth {
+            self.profile.nodes_at_depth.resize(depth + 1, 0);
+        }
+        self.profile.nodes_at_depth[depth] += 1;
         if self.nodes > self.budget_nodes {
             return Err(OverBudget);
         }
@@ -276,7 +421,8 @@ impl Search {
             return Ok(());
         }
         if self.moves.len() >= self.max_moves {
-            self.limit_mattered = true;
+            self.cut_by_limit();
+            self.profile.cut_by_limit += 1;
             return Ok(());
         }
         let span = self.shrink(span);
@@ -288,21 +434,11 @@ impl Search {
                 continue;
             }
             let mark = self.trail.len();
-            let mut at = ball;
-            loop {
-                let ahead = self.step(at, dir);
-                if !self.free[ahead] {
-                    break;
-                }
-                self.free[ahead] = false;
-                self.trail.push(ahead);
-                at = ahead;
-            }
+            let at = self.roll(ball, dir);
             let entered = self.trail.len() - mark;
             if entered == 0 {
                 continue;
             }
-            self.unvisited -= entered;
             self.moves.push(dir);
             let result = self.expand(at, Some(Axis::of(dir).other()), span);
             self.moves.pop();
@@ -349,7 +485,8 @@ impl Search {
         };
         self.label_runs(span);
         if splits.iter().all(|&(h, v)| self.too_many_runs(span, h, v)) {
-            self.limit_mattered = true;
+            self.cut_by_limit();
+            self.profile.cut_by_runs += 1;
             return true;
         }
         self.dead_ends_or_cut_off(ball, span)
@@ -468,6 +605,7 @@ impl Search {
         }
         self.free[ball] = false;
         if dead_ends > 1 {
+            self.profile.cut_by_dead_ends += 1;
             return true;
         }
         self.stamp = self.stamp.wrapping_add(1);
@@ -489,7 +627,11 @@ impl Search {
                 }
             }
         }
-        reached != self.unvisited
+        let cut_off = reached != self.unvisited;
+        if cut_off {
+            self.profile.cut_by_connectivity += 1;
+        }
+        cut_off
     }
 }
 
