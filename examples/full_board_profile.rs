@@ -50,7 +50,7 @@ fn main() {
             "start ({},{}): {} nodes {done}",
             start.row, start.col, report.nodes
         );
-        total = merge(total, report.profile);
+        total = total.merge(report.profile);
     }
     println!(
         "{} starts, {finished} finished, {games} games, {nodes} nodes, {:.2} s",
@@ -64,18 +64,4 @@ fn main() {
     for (depth, n) in total.nodes_at_depth.iter().enumerate() {
         println!("depth {depth}: {n}");
     }
-}
-
-fn merge(mut a: Profile, b: Profile) -> Profile {
-    a.cut_by_limit += b.cut_by_limit;
-    a.cut_by_runs += b.cut_by_runs;
-    a.cut_by_dead_ends += b.cut_by_dead_ends;
-    a.cut_by_connectivity += b.cut_by_connectivity;
-    if a.nodes_at_depth.len() < b.nodes_at_depth.len() {
-        a.nodes_at_depth.resize(b.nodes_at_depth.len(), 0);
-    }
-    for (x, y) in a.nodes_at_depth.iter_mut().zip(b.nodes_at_depth) {
-        *x += y;
-    }
-    a
 }

@@ -109,7 +109,8 @@ pub struct Profile {
 }
 
 impl Profile {
-    fn merge(mut self, other: Profile) -> Profile {
+    /// The two profiles' counts added up (searches of disjoint start cells).
+    pub fn merge(mut self, other: Profile) -> Profile {
         self.cut_by_limit += other.cut_by_limit;
         self.cut_by_runs += other.cut_by_runs;
         self.cut_by_dead_ends += other.cut_by_dead_ends;
