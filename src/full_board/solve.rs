@@ -455,6 +455,15 @@ fn in_parallel<T: Clone + Sync>(
     })
 }
 
+/// A search's outcome in the `--verbose` log.
+fn describe(outcome: &Bounded) -> String {
+    match outcome {
+        Bounded::Complete(games) if games.is_empty() => "none".to_string(),
+        Bounded::Complete(games) => format!("{} games", games.len()),
+        Bounded::OverBudget => "over budget".to_string(),
+    }
+}
+
 /// What the bounded search proved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SearchBound {
@@ -486,11 +495,7 @@ pub fn bounded_search(board: &Board, from: usize, verbose: bool) -> SearchBound 
         if verbose {
             eprintln!(
                 "bounded search: at most {k} moves: {} ({} nodes, {:.3} s so far)",
-                match &report.outcome {
-                    Bounded::Complete(games) if games.is_empty() => "none".to_string(),
-                    Bounded::Complete(games) => format!("{} games", games.len()),
-                    Bounded::OverBudget => "over budget".to_string(),
-                },
+                describe(&report.outcome),
                 report.nodes,
                 began.elapsed().as_secs_f64()
             );
@@ -516,11 +521,7 @@ pub fn bounded_search(board: &Board, from: usize, verbose: bool) -> SearchBound 
                         eprintln!(
                             "bounded search: any length, from the {} positions cut: {} ({} nodes, {:.3} s so far)",
                             frontier.len(),
-                            match &beyond.outcome {
-                                Bounded::Complete(games) if games.is_empty() => "none".to_string(),
-                                Bounded::Complete(games) => format!("{} games", games.len()),
-                                Bounded::OverBudget => "over budget".to_string(),
-                            },
+                            describe(&beyond.outcome),
                             beyond.nodes,
                             began.elapsed().as_secs_f64()
                         );
