@@ -156,13 +156,19 @@ impl Portfolio {
         let mut sat_found = None;
         let mut push_seconds = None;
         let mut gave_up: Vec<String> = Vec::new();
-        let give_up = |reasons: &[String], bound: usize| Outcome::GaveUp {
-            reason: if reasons.is_empty() {
-                "time limit".into()
-            } else {
-                reasons.join("; ")
+        // Neither search proved anything: the larger bound, and why each stopped.
+        let nobody = |reasons: &[String], bound: usize, encoding| PortfolioResult {
+            outcome: Outcome::GaveUp {
+                reason: if reasons.is_empty() {
+                    "time limit".into()
+                } else {
+                    reasons.join("; ")
+                },
+                no_plan_below: bound,
             },
-            no_plan_below: bound,
+            winner: None,
+            encoding,
+            push_seconds: None,
         };
         loop {
             let message = match (pending.take(), limits.deadline) {
@@ -190,12 +196,7 @@ impl Portfolio {
                             bound = bound.max(no_plan_below);
                             gave_up.push(format!("sat: {reason}"));
                             if running == 0 {
-                                return Ok(PortfolioResult {
-                                    outcome: give_up(&gave_up, bound),
-                                    winner: None,
-                                    encoding,
-                                    push_seconds: None,
-                                });
+                                return Ok(nobody(&gave_up, bound, encoding));
                             }
                         }
                         outcome => {
@@ -224,12 +225,7 @@ impl Portfolio {
                             bound = bound.max(no_plan_below);
                             gave_up.push(format!("astar: {reason}"));
                             if running == 0 {
-                                return Ok(PortfolioResult {
-                                    outcome: give_up(&gave_up, bound),
-                                    winner: None,
-                                    encoding,
-                                    push_seconds: None,
-                                });
+                                return Ok(nobody(&gave_up, bound, encoding));
                             }
                         }
                         outcome if sat_found.is_none() => {
@@ -265,15 +261,14 @@ impl Portfolio {
                             _ => {}
                         }
                     }
-                    let (outcome, winner) = match sat_found {
-                        Some(s) => (Outcome::Solved(s), Some(Winner::Sat)),
-                        None => (give_up(&gave_up, bound), None),
-                    };
-                    return Ok(PortfolioResult {
-                        outcome,
-                        winner,
-                        encoding,
-                        push_seconds,
+                    return Ok(match sat_found {
+                        Some(s) => PortfolioResult {
+                            outcome: Outcome::Solved(s),
+                            winner: Some(Winner::Sat),
+                            encoding,
+                            push_seconds,
+                        },
+                        None => nobody(&gave_up, bound, encoding),
                     });
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
