@@ -208,6 +208,72 @@ fn astar_proves_the_corridor_unsolvable_by_exhaustion() {
     }
 }
 
+/// Rooms crowded enough for the player to be shut out of parts of them (PI-corrals).
+const CROWDED: Room = Room {
+    max_rows: 7,
+    max_cols: 7,
+    max_boxes: 5,
+    wall_one_in: 7,
+    spare_goal_one_in: Some(6),
+    boxed_goal_one_in: 3,
+};
+
+#[test]
+fn pi_corral_pruning_keeps_the_optimum_and_the_unsolvable_verdicts() {
+    let mut rng = Rng::new(0xC0_22A1_2026);
+    let every_push = astar::Options { pi_corrals: false };
+    let (mut solved, mut unsolvable, mut checked) = (0, 0, 0);
+    let (mut restricted, mut dead) = (0, 0);
+    let mut against_bfs = 0;
+    while checked < 3000 {
+        let Some(level) = CROWDED.draw(&mut rng) else {
+            continue;
+        };
+        checked += 1;
+        let limits = Limits::default();
+        let (pruned, stats) = astar::search(&level, &limits);
+        let (full, _) = astar::search_with(&level, &limits, every_push);
+        restricted += stats.corral_expansions;
+        dead += stats.corral_deadlocks;
+        match (&pruned, &full) {
+            (Outcome::Solved(_), Outcome::Solved(_)) => {
+                solved += 1;
+                assert_eq!(
+                    verified_pushes(&level, &pruned),
+                    verified_pushes(&level, &full),
+                    "{level:?}"
+                );
+            }
+            (Outcome::Unsolvable { .. }, Outcome::Unsolvable { .. }) => unsolvable += 1,
+            _ => panic!("with corrals {pruned:?}, without {full:?} on {level:?}"),
+        }
+        // The separate breadth-first search too (slower), on some levels where a corral
+        // cut something.
+        if (stats.corral_expansions > 0 || stats.corral_deadlocks > 0) && against_bfs < 40 {
+            against_bfs += 1;
+            let by_bfs = bfs::search(&level, &limits);
+            assert_eq!(
+                verified_pushes(&level, &by_bfs),
+                verified_pushes(&level, &pruned),
+                "{level:?}"
+            );
+            assert_eq!(
+                matches!(by_bfs, Outcome::Unsolvable { .. }),
+                matches!(pruned, Outcome::Unsolvable { .. }),
+                "{level:?}"
+            );
+        }
+    }
+    assert!(
+        solved > 1500 && unsolvable > 1000 && against_bfs == 40,
+        "{solved} solved, {unsolvable} unsolvable, {against_bfs} against BFS"
+    );
+    assert!(
+        restricted > 5000 && dead > 1000,
+        "{restricted} restricted expansions, {dead} corral deadlocks"
+    );
+}
+
 #[test]
 fn freeze_deadlocks_are_pruned_without_losing_the_plan() {
     // A box against the top wall is blocked vertically but not horizontally: not

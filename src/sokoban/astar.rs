@@ -40,6 +40,7 @@
 //! the table and the open list. `Limits::max_states` stops the search ("gave up"),
 //! reporting the least `f` of the open list as the bound proven.
 
+use super::corral::{Corrals, Pruning};
 use super::flood::Flood;
 use super::{Limits, Outcome, Solution};
 use gridsat_encodings::grid::Cell;
@@ -59,6 +60,23 @@ pub struct SearchStats {
     pub stored: usize,
     /// Positions expanded.
     pub expanded: usize,
+    /// Expansions that pushed only the boxes of a PI-corral.
+    pub corral_expansions: usize,
+    /// Expansions cut because a PI-corral could not be opened.
+    pub corral_deadlocks: usize,
+}
+
+/// Which optional pruning the search does (both settings prove the same optimum).
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Push only the boxes of a PI-corral when the position has one (see `corral`).
+    pub pi_corrals: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { pi_corrals: true }
+    }
 }
 
 /// Every position found, in discovery order, with its best known `g` and how it was
@@ -331,8 +349,13 @@ fn entry(f: u32, h: u32, index: usize) -> Reverse<u64> {
 /// before the search, which sharpens the lone-box distances of the others and the dead
 /// squares. The plan found in that level is a plan of the original one, square by square.
 pub fn search(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
+    search_with(level, limits, Options::default())
+}
+
+/// `search` with the given pruning options.
+pub fn search_with(level: &Level, limits: &Limits, options: Options) -> (Outcome, SearchStats) {
     if level.num_cells() > MAX_CELLS {
-        return search_level(level, limits);
+        return search_level(level, limits, options);
     }
     let analysis = Analysis::new(level);
     let mut freeze = Freeze {
@@ -370,9 +393,9 @@ pub fn search(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
         .then(|| with_walls(level, &fixed))
         .flatten()
     else {
-        return search_level(level, limits);
+        return search_level(level, limits, options);
     };
-    let (outcome, stats) = search_level(&reduced, limits);
+    let (outcome, stats) = search_level(&reduced, limits, options);
     let outcome = match outcome {
         Outcome::Solved(mut solution) => {
             for push in &mut solution.pushes {
@@ -418,7 +441,7 @@ fn with_walls(level: &Level, walls: &[bool]) -> Option<Level> {
     Level::new(&grid).ok()
 }
 
-fn search_level(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
+fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, SearchStats) {
     let mut stats = SearchStats::default();
     let n = level.num_cells();
     if n > MAX_CELLS {
@@ -454,6 +477,8 @@ fn search_level(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
     // One flood for the expanded position's region, one for its children's.
     let mut flood = new_flood();
     let mut child_flood = new_flood();
+    let mut corrals = Corrals::new(n);
+    let boxes_equal_goals = level.boxes().len() == level.goals().len();
     let mut occupied = vec![false; n];
     for &b in level.boxes() {
         occupied[b] = true;
@@ -526,7 +551,23 @@ fn search_level(level: &Level, limits: &Limits) -> (Outcome, SearchStats) {
         if heuristic.expand(&box_list, player).is_none() {
             unreachable!("a stored position has a finite bound");
         }
+        let pruning = if options.pi_corrals {
+            corrals.find(level, &analysis.dead, &occupied, &flood, boxes_equal_goals)
+        } else {
+            Pruning::None
+        };
+        match pruning {
+            Pruning::None => {}
+            Pruning::Corral => stats.corral_expansions += 1,
+            Pruning::Dead => {
+                stats.corral_deadlocks += 1;
+                continue;
+            }
+        }
         for (k, &from) in box_list.iter().enumerate() {
+            if pruning == Pruning::Corral && !corrals.in_corral(from) {
+                continue;
+            }
             for dir in Dir::ALL {
                 let (Some(behind), Some(target)) = (
                     level.neighbour(from, dir.opposite()),

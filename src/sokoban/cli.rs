@@ -115,6 +115,10 @@ pub struct Args {
     /// SAT, for measurements: the number of final steps with the goal-distance-sum bound.
     #[arg(long, value_name = "N", help_heading = "Measurement")]
     pub goal_sum_steps: Option<usize>,
+    /// A*, for measurements: try every push in every position, without restricting a
+    /// position with a PI-corral to the pushes of its boxes (the optimum is the same).
+    #[arg(long, help_heading = "Measurement")]
+    pub no_corrals: bool,
     /// SAT, for measurements: print every solver call (horizon, answer, time, formula size)
     /// on standard error.
     #[arg(long, help_heading = "Measurement")]
@@ -259,7 +263,10 @@ fn solve_level(
         }
         Method::Bfs => (bfs::search(level, &limits), None, None),
         Method::Astar => {
-            let (o, stats) = astar::search(level, &limits);
+            let options = astar::Options {
+                pi_corrals: !args.no_corrals,
+            };
+            let (o, stats) = astar::search_with(level, &limits, options);
             search = Some(stats);
             (o, None, None)
         }

@@ -5,6 +5,7 @@
 pub mod astar;
 pub mod bfs;
 pub mod cli;
+mod corral;
 mod flood;
 pub mod parse;
 pub mod plan;
