@@ -46,8 +46,7 @@ use super::{Limits, Outcome, Solution};
 use gridsat_encodings::grid::Cell;
 use gridsat_encodings::sokoban::analysis::{Matcher, SideTable, UNREACHABLE};
 use gridsat_encodings::sokoban::{Analysis, Dir, Level, Push, Square};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::VecDeque;
 
 /// Levels with more squares than this are not searched (the side table would take
 /// `cells^2` bytes).
@@ -336,9 +335,57 @@ impl Heuristic<'_> {
     }
 }
 
-/// Open-list entry: least `f` first, then least `h` (deepest first among equals).
-fn entry(f: u32, h: u32, index: usize) -> Reverse<u64> {
-    Reverse((u64::from(f) << 44) | (u64::from(h.min(0xFFF)) << 32) | index as u64)
+/// The open list: least `f` first, then least `h` (deepest first among equals), then the
+/// oldest. The heuristic is consistent, so a child's `f` is never below its parent's and
+/// the least `f` never decreases: a bucket per `f`, and in it a queue per `h`.
+#[derive(Default)]
+struct Open {
+    by_f: Vec<Bucket>,
+    /// No position is open with a smaller `f`.
+    f: usize,
+}
+
+#[derive(Default)]
+struct Bucket {
+    by_h: Vec<VecDeque<u32>>,
+    /// No position of the bucket is open with a smaller `h`.
+    min_h: usize,
+}
+
+impl Open {
+    fn push(&mut self, f: u32, h: u32, index: usize) {
+        let (f, h) = (f as usize, h as usize);
+        if self.by_f.len() <= f {
+            self.by_f.resize_with(f + 1, Bucket::default);
+        }
+        // A consistent heuristic never pushes below the current `f`; stay correct anyway.
+        self.f = self.f.min(f);
+        let bucket = &mut self.by_f[f];
+        if bucket.by_h.is_empty() {
+            bucket.min_h = h;
+        }
+        if bucket.by_h.len() <= h {
+            bucket.by_h.resize_with(h + 1, VecDeque::new);
+        }
+        bucket.min_h = bucket.min_h.min(h);
+        bucket.by_h[h].push_back(index as u32);
+    }
+
+    /// The next position and its `f`.
+    fn pop(&mut self) -> Option<(u32, usize)> {
+        while let Some(bucket) = self.by_f.get_mut(self.f) {
+            while let Some(queue) = bucket.by_h.get_mut(bucket.min_h) {
+                if let Some(i) = queue.pop_front() {
+                    return Some((self.f as u32, i as usize));
+                }
+                bucket.min_h += 1;
+            }
+            // Exhausted: give its memory back.
+            *bucket = Bucket::default();
+            self.f += 1;
+        }
+        None
+    }
 }
 
 /// Searches `level` best-first by `f = pushes + matching bound`; see the module comment.
@@ -507,13 +554,11 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
     let mut packed = Vec::with_capacity(words);
     pack(&occupied, &mut packed);
     store.find_or_insert(&packed, start_player as u16, 0, EMPTY, 0);
-    let mut open = BinaryHeap::new();
-    open.push(entry(h0, h0, 0));
+    let mut open = Open::default();
+    open.push(h0, h0, 0);
     let mut box_list: Vec<usize> = Vec::new();
     let mut bound = h0;
-    while let Some(Reverse(key)) = open.pop() {
-        let f = (key >> 44) as u32;
-        let i = (key & 0xFFFF_FFFF) as usize;
+    while let Some((f, i)) = open.pop() {
         if store.closed[i] {
             continue;
         }
@@ -602,12 +647,12 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
                         return (Outcome::Solved(Solution::push_optimal(plan, false)), stats);
                     }
                     if new {
-                        open.push(entry(g + 1 + h, h, j));
+                        open.push(g + 1 + h, h, j);
                     } else if !store.closed[j] && g + 1 < store.g[j] {
                         store.g[j] = g + 1;
                         store.parent[j] = i as u32;
                         store.push[j] = push_code;
-                        open.push(entry(g + 1 + h, h, j));
+                        open.push(g + 1 + h, h, j);
                     }
                 }
                 occupied[target] = false;
