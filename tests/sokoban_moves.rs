@@ -209,7 +209,7 @@ fn the_search_stops_at_its_budget_and_keeps_the_plan_unproven() {
     ];
     for (limits, why) in stopped
         .iter()
-        .zip(["size limit (5 positions)", "time limit"])
+        .zip(["size limit, 5 positions", "time limit"])
     {
         let (solution, report) = moves::improve(&level, plan.clone(), limits);
         assert!(solution.push_optimal && !solution.moves_minimal);
@@ -263,7 +263,7 @@ fn the_command_line_reports_whether_the_moves_are_proven() {
     assert_eq!(code, 0, "{out}");
     assert!(
         out.contains(
-            "(not proven fewest: the fewest-moves search stopped (size limit (1 positions)))"
+            "(not proven fewest; the fewest-moves search gave up: size limit, 1 positions)"
         ),
         "{out}"
     );

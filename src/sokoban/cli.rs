@@ -398,7 +398,7 @@ fn text_report(r: &LevelReport) -> String {
             let move_status = match (&r.moves_minimal, &r.moves_search) {
                 (true, _) => "proven fewest among plans with this many pushes".to_string(),
                 (false, Some(m)) => format!(
-                    "not proven fewest: the fewest-moves search stopped ({})",
+                    "not proven fewest; the fewest-moves search gave up: {}",
                     m.gave_up.as_deref().unwrap_or("unknown reason")
                 ),
                 (false, None) => "not proven fewest".to_string(),

@@ -367,7 +367,7 @@ fn search(
         }
         if positions.len() > limits.max_move_states {
             stats.stored = positions.len();
-            let reason = format!("size limit ({} positions)", limits.max_move_states);
+            let reason = format!("size limit, {} positions", limits.max_move_states);
             return (Err(reason), stats);
         }
         positions.closed[i] = true;
