@@ -14,8 +14,9 @@
 //!
 //! One process per level: a SAT call cannot be interrupted, so a level that runs out of
 //! time is abandoned by exiting its process, which must not slow down the next level.
-//! The SAT runs use `--max-plans 1`: the benchmark times the proof of push-optimality,
-//! not the search for fewer moves that follows it.
+//! The runs use `--max-plans 1` and `--max-move-states 0`: the benchmark times the proof
+//! of push-optimality, not the search for fewer moves that follows it (SAT's, or the
+//! one after A*).
 
 use std::collections::HashMap;
 use std::process::Command;
@@ -295,6 +296,8 @@ fn run_level(bin: &str, file: &str, level: usize, method: &str, timeout: f64) ->
             "json",
             "--max-plans",
             "1",
+            "--max-move-states",
+            "0",
             "--method",
             method,
         ])

@@ -196,7 +196,7 @@ impl Store {
 }
 
 /// Freeze deadlock detection (see the module comment for why it is sound).
-struct Freeze<'a> {
+pub(crate) struct Freeze<'a> {
     level: &'a Level,
     dead: &'a [bool],
     /// Boxes being checked or already found frozen in the current check: they count as
@@ -211,7 +211,7 @@ struct Freeze<'a> {
 impl Freeze<'_> {
     /// Whether the box on `cell` (just pushed there) is part of a frozen group with a
     /// box off a goal.
-    fn deadlocked(&mut self, occupied: &[bool], cell: usize) -> bool {
+    pub(crate) fn deadlocked(&mut self, occupied: &[bool], cell: usize) -> bool {
         self.frozen_group(occupied, cell)
             .is_some_and(|group| group.iter().any(|&c| !self.level.is_goal(c)))
     }
@@ -262,7 +262,7 @@ impl Freeze<'_> {
 /// The expanded position's matching is solved once; each child differs from it in the
 /// pushed box's row only, so with as many goals as boxes the child's matching is
 /// repaired from it with one augmenting path (`Matcher::resolve_row`).
-struct Heuristic<'a> {
+pub(crate) struct Heuristic<'a> {
     level: &'a Level,
     analysis: &'a Analysis,
     sides: SideTable,
@@ -290,7 +290,7 @@ impl Heuristic<'_> {
     }
 
     /// The bound of the position about to be expanded (kept for its children).
-    fn expand(&mut self, boxes: &[usize], player: usize) -> Option<u32> {
+    pub(crate) fn expand(&mut self, boxes: &[usize], player: usize) -> Option<u32> {
         let mut costs = std::mem::take(&mut self.costs);
         costs.resize_with(boxes.len(), Vec::new);
         let finite = costs
@@ -308,7 +308,13 @@ impl Heuristic<'_> {
 
     /// The bound of the child in which box number `k` of the expanded position stands on
     /// `target` and the player's region is represented by `player`.
-    fn child(&mut self, k: usize, target: usize, player: usize, boxes: &[usize]) -> Option<u32> {
+    pub(crate) fn child(
+        &mut self,
+        k: usize,
+        target: usize,
+        player: usize,
+        boxes: &[usize],
+    ) -> Option<u32> {
         // The other boxes keep their sides (the player never walks through them), so
         // their rows are the expanded position's.
         debug_assert!(
@@ -689,4 +695,33 @@ fn expand_child(
     let player = flood.fill(level, occupied, from);
     let h = heuristic.child(pushed, target, player, box_list)?;
     Some((player, h))
+}
+
+// Constructors for the fewest-moves search (`super::moves`), which bounds and prunes
+// with the same heuristic and freeze check.
+impl<'a> Freeze<'a> {
+    pub(crate) fn new(level: &'a Level, dead: &'a [bool]) -> Freeze<'a> {
+        Freeze {
+            level,
+            dead,
+            frozen: vec![false; level.num_cells()],
+            group: Vec::new(),
+            budget: 0,
+        }
+    }
+}
+
+impl<'a> Heuristic<'a> {
+    pub(crate) fn new(level: &'a Level, analysis: &'a Analysis) -> Heuristic<'a> {
+        Heuristic {
+            level,
+            analysis,
+            sides: analysis.side_table(level),
+            costs: Vec::new(),
+            player: 0,
+            parent: Matcher::default(),
+            child: Matcher::default(),
+            spare_row: Vec::new(),
+        }
+    }
 }

@@ -1,5 +1,6 @@
 //! `gridsat sokoban`: push-optimal plans for one level or every level of a file.
 
+use super::moves::{self, MovesReport};
 use super::parse::{parse_levels, Format, LevelEntry};
 use super::plan::to_lurd;
 use super::render::board_lines;
@@ -102,6 +103,11 @@ pub struct Args {
     /// SAT: compare at most this many push-optimal plans for the fewest moves.
     #[arg(long, default_value_t = 1000)]
     pub max_plans: usize,
+    /// After A* proves the fewest pushes: store at most this many positions in the
+    /// search for the fewest moves among those plans (0 skips it; it also stops at
+    /// --timeout).
+    #[arg(long, value_name = "N", default_value_t = 4_000_000)]
+    pub max_move_states: usize,
     /// SAT, for measurements: leave out these optional clause families (all are sound,
     /// so only the time changes; docs/sokoban.md says what each one does).
     #[arg(
@@ -195,6 +201,10 @@ pub struct LevelReport {
     /// A*: positions stored and expanded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub search: Option<astar::SearchStats>,
+    /// The fewest-moves search after A* (when it ran): proven or why it stopped, moves
+    /// before and after, positions, seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves_search: Option<MovesReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub boards: Option<Vec<Vec<String>>>,
 }
@@ -252,10 +262,12 @@ fn solve_level(
         max_clauses: args.max_clauses,
         max_pushes: args.max_pushes,
         max_plans: args.max_plans.max(1),
+        max_move_states: args.max_move_states,
         ..Limits::default()
     };
     let mut proved_by = None;
     let mut search = None;
+    let mut moves_search = None;
     let (outcome, encoding, push_seconds) = match args.method {
         Method::Sat => {
             let (o, size, first) = solve_with_deadline(level, &limits, args.sat_options())?;
@@ -268,11 +280,20 @@ fn solve_level(
             };
             let (o, stats) = astar::search_with(level, &limits, options);
             search = Some(stats);
-            (o, None, None)
+            let push_seconds = started.elapsed().as_secs_f64();
+            match o {
+                Outcome::Solved(solution) => {
+                    let (solution, report) = moves::improve(level, solution, &limits);
+                    moves_search = report;
+                    (Outcome::Solved(solution), None, Some(push_seconds))
+                }
+                o => (o, None, None),
+            }
         }
         Method::Portfolio => {
             let r = portfolio.solve(level, &limits, args.sat_options())?;
             proved_by = r.winner.map(portfolio::Winner::name);
+            moves_search = r.moves;
             (r.outcome, Some(r.encoding), r.push_seconds)
         }
     };
@@ -300,6 +321,7 @@ fn solve_level(
         no_plan_below: None,
         encoding,
         search,
+        moves_search,
         boards: None,
     };
     match outcome {
@@ -373,10 +395,13 @@ fn text_report(r: &LevelReport) -> String {
                 "not proven optimal"
             };
             let _ = writeln!(out, "pushes: {pushes} ({push_status})");
-            let move_status = if r.moves_minimal {
-                "proven fewest among plans with this many pushes"
-            } else {
-                "not proven fewest"
+            let move_status = match (&r.moves_minimal, &r.moves_search) {
+                (true, _) => "proven fewest among plans with this many pushes".to_string(),
+                (false, Some(m)) => format!(
+                    "not proven fewest; the fewest-moves search gave up: {}",
+                    m.gave_up.as_deref().unwrap_or("unknown reason")
+                ),
+                (false, None) => "not proven fewest".to_string(),
             };
             let _ = writeln!(out, "moves: {moves} ({move_status})");
             let _ = writeln!(out, "plan: {}", r.lurd.as_deref().unwrap_or(""));

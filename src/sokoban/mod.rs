@@ -7,6 +7,7 @@ pub mod bfs;
 pub mod cli;
 mod corral;
 mod flood;
+pub mod moves;
 pub mod parse;
 pub mod plan;
 pub mod portfolio;
@@ -67,6 +68,8 @@ pub struct Limits {
     pub max_pushes: Option<usize>,
     /// SAT: most push-optimal plans compared for the fewest moves.
     pub max_plans: usize,
+    /// After A*: most positions the fewest-moves search stores (`moves`); 0 skips it.
+    pub max_move_states: usize,
     /// Set by whoever waits for the search when it stops waiting.
     pub cancel: Arc<AtomicBool>,
 }
@@ -79,6 +82,7 @@ impl Default for Limits {
             max_clauses: 5_000_000,
             max_pushes: None,
             max_plans: 1000,
+            max_move_states: 4_000_000,
             cancel: Arc::new(AtomicBool::new(false)),
         }
     }

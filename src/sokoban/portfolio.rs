@@ -5,11 +5,13 @@
 //! A* proves within a few milliseconds, and the SAT encoder beside it only slows it.
 //!
 //! Fewest moves: when SAT wins, its own search for the fewest moves among push-optimal
-//! plans goes on under the time left (as with `--method sat`). When A* wins, its plan's
-//! moves are reported as *not proven fewest*: asking SAT for fewer moves at the now
-//! known push count would need the SAT horizon at that count, which is exactly what SAT
-//! failed to reach first.
+//! plans goes on under the time left (as with `--method sat`). When A* wins, the
+//! fewest-moves search of `moves` runs after it (SAT already told to stop) under the
+//! same limits; if that search does not finish, A*'s plan is kept with its moves *not
+//! proven fewest*. (Asking SAT for fewer moves at the now known push count would need
+//! the SAT horizon at that count, which is exactly what SAT failed to reach first.)
 
+use super::moves::{self, MovesReport};
 use super::solve::{solve_with, EncodingSize, Progress, SatOptions};
 use super::{astar, Limits, Outcome};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,12 +67,39 @@ impl Winner {
 }
 
 /// What the portfolio found: the outcome, which search proved it (none when both gave
-/// up), the SAT formula's size, and when push-optimality was proven.
+/// up), the SAT formula's size, when push-optimality was proven, and what the
+/// fewest-moves search after A* did (when it ran).
 pub struct PortfolioResult {
     pub outcome: Outcome,
     pub winner: Option<Winner>,
     pub encoding: EncodingSize,
     pub push_seconds: Option<f64>,
+    pub moves: Option<MovesReport>,
+}
+
+/// The result when A* proved `outcome`: a solved level's plan goes through the
+/// fewest-moves search first.
+fn astar_won(
+    level: &gridsat_encodings::sokoban::Level,
+    limits: &Limits,
+    outcome: Outcome,
+    encoding: EncodingSize,
+    push_seconds: Option<f64>,
+) -> PortfolioResult {
+    let (outcome, moves) = match outcome {
+        Outcome::Solved(solution) => {
+            let (solution, report) = moves::improve(level, solution, limits);
+            (Outcome::Solved(solution), report)
+        }
+        other => (other, None),
+    };
+    PortfolioResult {
+        outcome,
+        winner: Some(Winner::Astar),
+        encoding,
+        push_seconds,
+        moves,
+    }
 }
 
 enum Message {
@@ -130,12 +159,14 @@ impl Portfolio {
                 let Some(Message::AstarDone(outcome)) = pending.take() else {
                     unreachable!("matched above")
                 };
-                return Ok(PortfolioResult {
+                let push_seconds = solved.then(|| started.elapsed().as_secs_f64());
+                return Ok(astar_won(
+                    level,
+                    limits,
                     outcome,
-                    winner: Some(Winner::Astar),
-                    encoding: EncodingSize::default(),
-                    push_seconds: solved.then(|| started.elapsed().as_secs_f64()),
-                });
+                    EncodingSize::default(),
+                    push_seconds,
+                ));
             }
         }
         let mut running = 1;
@@ -169,6 +200,7 @@ impl Portfolio {
             winner: None,
             encoding,
             push_seconds: None,
+            moves: None,
         };
         loop {
             let message = match (pending.take(), limits.deadline) {
@@ -209,6 +241,7 @@ impl Portfolio {
                                 winner: Some(Winner::Sat),
                                 encoding,
                                 push_seconds,
+                                moves: None,
                             });
                         }
                     }
@@ -233,12 +266,7 @@ impl Portfolio {
                             if matches!(outcome, Outcome::Solved(_)) {
                                 push_seconds = Some(elapsed);
                             }
-                            return Ok(PortfolioResult {
-                                outcome,
-                                winner: Some(Winner::Astar),
-                                encoding,
-                                push_seconds,
-                            });
+                            return Ok(astar_won(level, limits, outcome, encoding, push_seconds));
                         }
                         // SAT proved it first and is still looking for fewer moves.
                         _ => {}
@@ -267,6 +295,7 @@ impl Portfolio {
                             winner: Some(Winner::Sat),
                             encoding,
                             push_seconds,
+                            moves: None,
                         },
                         None => nobody(&gave_up, bound, encoding),
                     });
