@@ -36,12 +36,13 @@
 //!   a goal stays off it.
 //!
 //! **Memory.** Box sets are packed bitsets in one arena; an open-addressing table of
-//! `u32` indices finds a position again; per position about `8 x words + 14` bytes plus
+//! `u32` indices finds a position again; per position about `8 x words + 15` bytes plus
 //! the table and the open list. `Limits::max_states` stops the search ("gave up"),
 //! reporting the least `f` of the open list as the bound proven.
 
 use super::corral::{Corrals, Pruning};
 use super::flood::Flood;
+use super::positions::{pack, PositionTable};
 use super::{Limits, Outcome, Solution};
 use gridsat_encodings::grid::Cell;
 use gridsat_encodings::sokoban::analysis::{Matcher, SideTable, UNREACHABLE};
@@ -75,123 +76,6 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options { pi_corrals: true }
-    }
-}
-
-/// Every position found, in discovery order, with its best known `g` and how it was
-/// reached; plus a hash table to find a position's index from its contents.
-struct Store {
-    words: usize,
-    boxes: Vec<u64>,
-    player: Vec<u16>,
-    g: Vec<u32>,
-    parent: Vec<u32>,
-    /// `from * 4 + dir` of the push that reached the position.
-    push: Vec<u32>,
-    closed: Vec<bool>,
-    slots: Vec<u32>,
-}
-
-const EMPTY: u32 = u32::MAX;
-
-fn hash(words: &[u64], player: u16) -> u64 {
-    let mut h = u64::from(player).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    for &w in words {
-        h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h ^= h >> 29;
-    }
-    h
-}
-
-impl Store {
-    fn new(words: usize) -> Store {
-        Store {
-            words,
-            boxes: Vec::new(),
-            player: Vec::new(),
-            g: Vec::new(),
-            parent: Vec::new(),
-            push: Vec::new(),
-            closed: Vec::new(),
-            slots: vec![EMPTY; 1 << 12],
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.player.len()
-    }
-
-    fn boxes_of(&self, i: usize) -> &[u64] {
-        &self.boxes[i * self.words..(i + 1) * self.words]
-    }
-
-    fn slot_of(&self, words: &[u64], player: u16) -> usize {
-        let mask = self.slots.len() - 1;
-        let mut at = hash(words, player) as usize & mask;
-        loop {
-            let i = self.slots[at];
-            if i == EMPTY
-                || (self.player[i as usize] == player && self.boxes_of(i as usize) == words)
-            {
-                return at;
-            }
-            at = (at + 1) & mask;
-        }
-    }
-
-    /// The index of the position, and whether it is new (stored with `g`, `parent`,
-    /// `push` when it is).
-    fn find_or_insert(
-        &mut self,
-        words: &[u64],
-        player: u16,
-        g: u32,
-        parent: u32,
-        push: u32,
-    ) -> (usize, bool) {
-        if 2 * (self.len() + 1) > self.slots.len() {
-            self.grow();
-        }
-        let at = self.slot_of(words, player);
-        if self.slots[at] != EMPTY {
-            return (self.slots[at] as usize, false);
-        }
-        let i = self.len();
-        self.slots[at] = i as u32;
-        self.boxes.extend_from_slice(words);
-        self.player.push(player);
-        self.g.push(g);
-        self.parent.push(parent);
-        self.push.push(push);
-        self.closed.push(false);
-        (i, true)
-    }
-
-    fn grow(&mut self) {
-        let size = self.slots.len() * 2;
-        self.slots = vec![EMPTY; size];
-        let mask = size - 1;
-        for i in 0..self.len() {
-            let mut at = hash(self.boxes_of(i), self.player[i]) as usize & mask;
-            while self.slots[at] != EMPTY {
-                at = (at + 1) & mask;
-            }
-            self.slots[at] = i as u32;
-        }
-    }
-
-    fn plan_to(&self, mut i: usize) -> Vec<Push> {
-        let mut plan = Vec::new();
-        while self.parent[i] != EMPTY {
-            let code = self.push[i] as usize;
-            plan.push(Push {
-                from: code / 4,
-                dir: Dir::ALL[code % 4],
-            });
-            i = self.parent[i] as usize;
-        }
-        plan.reverse();
-        plan
     }
 }
 
@@ -411,13 +295,7 @@ pub fn search_with(level: &Level, limits: &Limits, options: Options) -> (Outcome
         return search_level(level, limits, options);
     }
     let analysis = Analysis::new(level);
-    let mut freeze = Freeze {
-        level,
-        dead: &analysis.dead,
-        frozen: vec![false; level.num_cells()],
-        group: Vec::new(),
-        budget: 0,
-    };
+    let mut freeze = Freeze::new(level, &analysis.dead);
     let mut occupied = vec![false; level.num_cells()];
     for &b in level.boxes() {
         occupied[b] = true;
@@ -509,23 +387,8 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
         return (Outcome::Unsolvable { reason }, stats);
     }
     let words = n.div_ceil(64);
-    let mut heuristic = Heuristic {
-        level,
-        analysis: &analysis,
-        sides: analysis.side_table(level),
-        costs: Vec::new(),
-        player: 0,
-        parent: Matcher::default(),
-        child: Matcher::default(),
-        spare_row: Vec::new(),
-    };
-    let mut freeze = Freeze {
-        level,
-        dead: &analysis.dead,
-        frozen: vec![false; n],
-        group: Vec::new(),
-        budget: 0,
-    };
+    let mut heuristic = Heuristic::new(level, &analysis);
+    let mut freeze = Freeze::new(level, &analysis.dead);
     let new_flood = || Flood::new(n);
     // One flood for the expanded position's region, one for its children's.
     let mut flood = new_flood();
@@ -549,23 +412,19 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
             stats,
         );
     }
-    let pack = |boxes: &[bool], out: &mut Vec<u64>| {
-        out.clear();
-        out.resize(words, 0);
-        for (c, _) in boxes.iter().enumerate().filter(|(_, &b)| b) {
-            out[c / 64] |= 1 << (c % 64);
-        }
-    };
-    let mut store = Store::new(words);
+    // Every position stored, with its best known `g` and whether it was expanded.
+    let mut store = PositionTable::new(words);
+    let mut g_of: Vec<u32> = vec![0];
+    let mut closed: Vec<bool> = vec![false];
     let mut packed = Vec::with_capacity(words);
     pack(&occupied, &mut packed);
-    store.find_or_insert(&packed, start_player as u16, 0, EMPTY, 0);
+    store.find_or_insert(&packed, start_player as u16);
     let mut open = Open::default();
     open.push(h0, h0, 0);
     let mut box_list: Vec<usize> = Vec::new();
     let mut bound = h0;
     while let Some((f, i)) = open.pop() {
-        if store.closed[i] {
+        if closed[i] {
             continue;
         }
         bound = bound.max(f);
@@ -583,9 +442,9 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
             let reason = format!("size limit ({} positions)", limits.max_states);
             return (gave_up(reason), stats);
         }
-        store.closed[i] = true;
+        closed[i] = true;
         stats.expanded += 1;
-        let g = store.g[i];
+        let g = g_of[i];
         // Unpack the position.
         occupied.iter_mut().for_each(|o| *o = false);
         box_list.clear();
@@ -598,7 +457,7 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
                 bits &= bits - 1;
             }
         }
-        let player = flood.fill(level, &occupied, usize::from(store.player[i]));
+        let player = flood.fill(level, &occupied, usize::from(store.player_of(i)));
         if heuristic.expand(&box_list, player).is_none() {
             unreachable!("a stored position has a finite bound");
         }
@@ -643,10 +502,14 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
                     &box_list,
                 );
                 if let Some((player, h)) = child {
-                    let push_code = (from * 4 + dir.index()) as u32;
+                    let push = Push { from, dir };
                     pack(&occupied, &mut packed);
-                    let (j, new) =
-                        store.find_or_insert(&packed, player as u16, g + 1, i as u32, push_code);
+                    let (j, new) = store.find_or_insert(&packed, player as u16);
+                    if new {
+                        store.set_origin(j, i, push);
+                        g_of.push(g + 1);
+                        closed.push(false);
+                    }
                     if h == 0 {
                         stats.stored = store.len();
                         let plan = store.plan_to(j);
@@ -654,10 +517,9 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
                     }
                     if new {
                         open.push(g + 1 + h, h, j);
-                    } else if !store.closed[j] && g + 1 < store.g[j] {
-                        store.g[j] = g + 1;
-                        store.parent[j] = i as u32;
-                        store.push[j] = push_code;
+                    } else if !closed[j] && g + 1 < g_of[j] {
+                        g_of[j] = g + 1;
+                        store.set_origin(j, i, push);
                         open.push(g + 1 + h, h, j);
                     }
                 }
@@ -697,9 +559,8 @@ fn expand_child(
     Some((player, h))
 }
 
-// Constructors for the fewest-moves search (`super::moves`), which bounds and prunes
-// with the same heuristic and freeze check.
 impl<'a> Freeze<'a> {
+    /// A freeze check for `level` whose dead squares are marked in `dead`.
     pub(crate) fn new(level: &'a Level, dead: &'a [bool]) -> Freeze<'a> {
         Freeze {
             level,
@@ -712,6 +573,7 @@ impl<'a> Freeze<'a> {
 }
 
 impl<'a> Heuristic<'a> {
+    /// The matching bound of `level`'s positions, from its analysis.
     pub(crate) fn new(level: &'a Level, analysis: &'a Analysis) -> Heuristic<'a> {
         Heuristic {
             level,

@@ -11,6 +11,7 @@ pub mod moves;
 pub mod parse;
 pub mod plan;
 pub mod portfolio;
+mod positions;
 pub mod render;
 pub mod simulate;
 pub mod solve;

@@ -46,6 +46,7 @@
 
 use super::astar::{Freeze, Heuristic};
 use super::plan::to_lurd;
+use super::positions::{pack, PositionTable};
 use super::{Limits, Solution};
 use gridsat_encodings::sokoban::{Analysis, Dir, Level, Push};
 use std::cmp::Reverse;
@@ -127,119 +128,41 @@ struct Stats {
     reopened: usize,
 }
 
-/// Every position found: boxes (packed bitsets in one arena), the player's square, its
-/// label, how it was reached, and an open-addressing table to find it again.
+/// Every position found (in the shared table) with its label, its bound and whether it
+/// was expanded, indexed alike.
 struct Positions {
-    words: usize,
-    boxes: Vec<u64>,
-    player: Vec<u16>,
+    table: PositionTable,
     pushes: Vec<u32>,
     moves: Vec<u32>,
     bound: Vec<u32>,
-    parent: Vec<u32>,
-    /// `from * 4 + dir` of the push that reached the position.
-    push: Vec<u32>,
     closed: Vec<bool>,
-    slots: Vec<u32>,
-}
-
-const EMPTY: u32 = u32::MAX;
-
-fn hash(words: &[u64], player: u16) -> u64 {
-    let mut h = (u64::from(player) + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-    for &w in words {
-        h = (h ^ w).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        h ^= h >> 32;
-    }
-    h
 }
 
 impl Positions {
     fn new(words: usize) -> Positions {
         Positions {
-            words,
-            boxes: Vec::new(),
-            player: Vec::new(),
+            table: PositionTable::new(words),
             pushes: Vec::new(),
             moves: Vec::new(),
             bound: Vec::new(),
-            parent: Vec::new(),
-            push: Vec::new(),
             closed: Vec::new(),
-            slots: vec![EMPTY; 1 << 12],
         }
     }
 
     fn len(&self) -> usize {
-        self.player.len()
+        self.table.len()
     }
 
-    fn boxes_of(&self, i: usize) -> &[u64] {
-        &self.boxes[i * self.words..(i + 1) * self.words]
-    }
-
-    /// The index of the position, if stored.
-    fn find(&self, words: &[u64], player: u16) -> Result<usize, usize> {
-        let mask = self.slots.len() - 1;
-        let mut at = hash(words, player) as usize & mask;
-        loop {
-            match self.slots[at] {
-                EMPTY => return Err(at),
-                i if self.player[i as usize] == player && self.boxes_of(i as usize) == words => {
-                    return Ok(i as usize)
-                }
-                _ => at = (at + 1) & mask,
-            }
+    /// The index of the position, stored with `bound` and no label if new.
+    fn find_or_insert(&mut self, words: &[u64], player: u16, bound: u32) -> usize {
+        let (i, new) = self.table.find_or_insert(words, player);
+        if new {
+            self.pushes.push(u32::MAX);
+            self.moves.push(u32::MAX);
+            self.bound.push(bound);
+            self.closed.push(false);
         }
-    }
-
-    /// Stores a new position (not stored yet) with its bound; its label is set by the
-    /// caller.
-    fn insert(&mut self, words: &[u64], player: u16, bound: u32) -> usize {
-        if 2 * (self.len() + 1) > self.slots.len() {
-            self.grow();
-        }
-        let at = self
-            .find(words, player)
-            .expect_err("insert is called for new positions only");
-        let i = self.len();
-        self.slots[at] = i as u32;
-        self.boxes.extend_from_slice(words);
-        self.player.push(player);
-        self.pushes.push(u32::MAX);
-        self.moves.push(u32::MAX);
-        self.bound.push(bound);
-        self.parent.push(EMPTY);
-        self.push.push(0);
-        self.closed.push(false);
         i
-    }
-
-    fn grow(&mut self) {
-        let size = self.slots.len() * 2;
-        self.slots = vec![EMPTY; size];
-        let mask = size - 1;
-        for i in 0..self.len() {
-            let mut at = hash(self.boxes_of(i), self.player[i]) as usize & mask;
-            while self.slots[at] != EMPTY {
-                at = (at + 1) & mask;
-            }
-            self.slots[at] = i as u32;
-        }
-    }
-
-    fn plan_to(&self, mut i: usize) -> Vec<Push> {
-        let mut plan = Vec::new();
-        while self.parent[i] != EMPTY {
-            let code = self.push[i] as usize;
-            plan.push(Push {
-                from: code / 4,
-                dir: Dir::ALL[code % 4],
-            });
-            i = self.parent[i] as usize;
-        }
-        plan.reverse();
-        plan
     }
 }
 
@@ -317,13 +240,6 @@ fn search(
     let mut freeze = Freeze::new(level, &analysis.dead);
     let mut walks = Walks::new(n);
     let words = n.div_ceil(64);
-    let pack = |occupied: &[bool], out: &mut Vec<u64>| {
-        out.clear();
-        out.resize(words, 0);
-        for (c, _) in occupied.iter().enumerate().filter(|(_, &b)| b) {
-            out[c / 64] |= 1 << (c % 64);
-        }
-    };
     let mut occupied = vec![false; n];
     for &b in level.boxes() {
         occupied[b] = true;
@@ -336,7 +252,7 @@ fn search(
     let mut positions = Positions::new(words);
     let mut packed = Vec::with_capacity(words);
     pack(&occupied, &mut packed);
-    let start = positions.insert(&packed, level.player() as u16, h0);
+    let start = positions.find_or_insert(&packed, level.player() as u16, h0);
     positions.pushes[start] = 0;
     positions.moves[start] = 0;
     let mut open = BinaryHeap::new();
@@ -354,7 +270,7 @@ fn search(
             debug_assert_eq!(positions.pushes[i], max_pushes);
             stats.stored = positions.len();
             let moves = positions.moves[i] as usize;
-            return (Ok((positions.plan_to(i), moves)), stats);
+            return (Ok((positions.table.plan_to(i), moves)), stats);
         }
         if stats.expanded % 1024 == 0 && limits.expired() {
             stats.stored = positions.len();
@@ -375,7 +291,7 @@ fn search(
         let (g_pushes, g_moves) = (positions.pushes[i], positions.moves[i]);
         occupied.iter_mut().for_each(|o| *o = false);
         box_list.clear();
-        for (w, &word) in positions.boxes_of(i).iter().enumerate() {
+        for (w, &word) in positions.table.boxes_of(i).iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let c = w * 64 + bits.trailing_zeros() as usize;
@@ -384,7 +300,7 @@ fn search(
                 bits &= bits - 1;
             }
         }
-        let player = usize::from(positions.player[i]);
+        let player = usize::from(positions.table.player_of(i));
         if heuristic.expand(&box_list, player).is_none() {
             unreachable!("a stored position has a finite bound");
         }
@@ -415,10 +331,7 @@ fn search(
                     .filter(|&h| child_pushes + h <= max_pushes && child_moves + h <= max_moves)
                 {
                     pack(&occupied, &mut packed);
-                    let j = match positions.find(&packed, from as u16) {
-                        Ok(j) => j,
-                        Err(_) => positions.insert(&packed, from as u16, h),
-                    };
+                    let j = positions.find_or_insert(&packed, from as u16, h);
                     if (child_pushes, child_moves) < (positions.pushes[j], positions.moves[j]) {
                         if positions.closed[j] {
                             positions.closed[j] = false;
@@ -426,8 +339,7 @@ fn search(
                         }
                         positions.pushes[j] = child_pushes;
                         positions.moves[j] = child_moves;
-                        positions.parent[j] = i as u32;
-                        positions.push[j] = (from * 4 + dir.index()) as u32;
+                        positions.table.set_origin(j, i, Push { from, dir });
                         open.push(entry(child_pushes, child_moves, h, j));
                     }
                 }

@@ -1,0 +1,131 @@
+//! The positions a search has stored, in discovery order: box sets packed as bitsets in
+//! one arena, the player's square (whatever the search keys on: the region's smallest
+//! square or the exact one), the push that reached each and from where, and an
+//! open-addressing table of `u32` indices to find a position again from its contents.
+//! About `8 x words + 10` bytes a position plus the table; each search keeps its own
+//! per-position labels (costs, closed flags) beside it, indexed alike.
+
+use gridsat_encodings::sokoban::{Dir, Push};
+
+const EMPTY: u32 = u32::MAX;
+
+/// Packs the squares marked in `boxes` into `out`, one bit per square.
+pub(crate) fn pack(boxes: &[bool], out: &mut Vec<u64>) {
+    out.clear();
+    out.resize(boxes.len().div_ceil(64), 0);
+    for (c, _) in boxes.iter().enumerate().filter(|(_, &b)| b) {
+        out[c / 64] |= 1 << (c % 64);
+    }
+}
+
+pub(crate) struct PositionTable {
+    words: usize,
+    boxes: Vec<u64>,
+    player: Vec<u16>,
+    parent: Vec<u32>,
+    /// `from * 4 + dir` of the push that reached the position.
+    push: Vec<u32>,
+    slots: Vec<u32>,
+}
+
+fn hash(words: &[u64], player: u16) -> u64 {
+    let mut h = (u64::from(player) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for &w in words {
+        h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 29;
+    }
+    h
+}
+
+impl PositionTable {
+    /// A table for box sets of `words` 64-bit words.
+    pub(crate) fn new(words: usize) -> PositionTable {
+        PositionTable {
+            words,
+            boxes: Vec::new(),
+            player: Vec::new(),
+            parent: Vec::new(),
+            push: Vec::new(),
+            slots: vec![EMPTY; 1 << 12],
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.player.len()
+    }
+
+    pub(crate) fn boxes_of(&self, i: usize) -> &[u64] {
+        &self.boxes[i * self.words..(i + 1) * self.words]
+    }
+
+    pub(crate) fn player_of(&self, i: usize) -> u16 {
+        self.player[i]
+    }
+
+    /// The slot holding the position, or the empty slot where it would go.
+    fn slot_of(&self, words: &[u64], player: u16) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut at = hash(words, player) as usize & mask;
+        loop {
+            let i = self.slots[at];
+            if i == EMPTY
+                || (self.player[i as usize] == player && self.boxes_of(i as usize) == words)
+            {
+                return at;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// The index of the position, and whether it is new (then stored, with no origin).
+    pub(crate) fn find_or_insert(&mut self, words: &[u64], player: u16) -> (usize, bool) {
+        if 2 * (self.len() + 1) > self.slots.len() {
+            self.grow();
+        }
+        let at = self.slot_of(words, player);
+        if self.slots[at] != EMPTY {
+            return (self.slots[at] as usize, false);
+        }
+        let i = self.len();
+        self.slots[at] = i as u32;
+        self.boxes.extend_from_slice(words);
+        self.player.push(player);
+        self.parent.push(EMPTY);
+        self.push.push(0);
+        (i, true)
+    }
+
+    /// Records that position `i` is reached from position `parent` by `push`.
+    pub(crate) fn set_origin(&mut self, i: usize, parent: usize, push: Push) {
+        self.parent[i] = parent as u32;
+        self.push[i] = (push.from * 4 + push.dir.index()) as u32;
+    }
+
+    fn grow(&mut self) {
+        let size = self.slots.len() * 2;
+        self.slots = vec![EMPTY; size];
+        let mask = size - 1;
+        for i in 0..self.len() {
+            let mut at = hash(self.boxes_of(i), self.player[i]) as usize & mask;
+            while self.slots[at] != EMPTY {
+                at = (at + 1) & mask;
+            }
+            self.slots[at] = i as u32;
+        }
+    }
+
+    /// The pushes from the first position stored to position `i`.
+    pub(crate) fn plan_to(&self, mut i: usize) -> Vec<Push> {
+        let mut plan = Vec::new();
+        while self.parent[i] != EMPTY {
+            let code = self.push[i] as usize;
+            plan.push(Push {
+                from: code / 4,
+                dir: Dir::ALL[code % 4],
+            });
+            i = self.parent[i] as usize;
+        }
+        plan.reverse();
+        plan
+    }
+}
