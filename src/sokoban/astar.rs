@@ -445,18 +445,7 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
         closed[i] = true;
         stats.expanded += 1;
         let g = g_of[i];
-        // Unpack the position.
-        occupied.iter_mut().for_each(|o| *o = false);
-        box_list.clear();
-        for (w, &word) in store.boxes_of(i).iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let c = w * 64 + bits.trailing_zeros() as usize;
-                occupied[c] = true;
-                box_list.push(c);
-                bits &= bits - 1;
-            }
-        }
+        store.unpack(i, &mut occupied, &mut box_list);
         let player = flood.fill(level, &occupied, usize::from(store.player_of(i)));
         if heuristic.expand(&box_list, player).is_none() {
             unreachable!("a stored position has a finite bound");

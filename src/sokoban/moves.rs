@@ -289,17 +289,7 @@ fn search(
         positions.closed[i] = true;
         stats.expanded += 1;
         let (g_pushes, g_moves) = (positions.pushes[i], positions.moves[i]);
-        occupied.iter_mut().for_each(|o| *o = false);
-        box_list.clear();
-        for (w, &word) in positions.table.boxes_of(i).iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let c = w * 64 + bits.trailing_zeros() as usize;
-                occupied[c] = true;
-                box_list.push(c);
-                bits &= bits - 1;
-            }
-        }
+        positions.table.unpack(i, &mut occupied, &mut box_list);
         let player = usize::from(positions.table.player_of(i));
         if heuristic.expand(&box_list, player).is_none() {
             unreachable!("a stored position has a finite bound");

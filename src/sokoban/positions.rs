@@ -54,12 +54,28 @@ impl PositionTable {
         self.player.len()
     }
 
-    pub(crate) fn boxes_of(&self, i: usize) -> &[u64] {
+    fn boxes_of(&self, i: usize) -> &[u64] {
         &self.boxes[i * self.words..(i + 1) * self.words]
     }
 
     pub(crate) fn player_of(&self, i: usize) -> u16 {
         self.player[i]
+    }
+
+    /// Marks the boxes of position `i` in `occupied` (cleared first) and lists them in
+    /// `boxes`, in square order.
+    pub(crate) fn unpack(&self, i: usize, occupied: &mut [bool], boxes: &mut Vec<usize>) {
+        occupied.iter_mut().for_each(|o| *o = false);
+        boxes.clear();
+        for (w, &word) in self.boxes_of(i).iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let c = w * 64 + bits.trailing_zeros() as usize;
+                occupied[c] = true;
+                boxes.push(c);
+                bits &= bits - 1;
+            }
+        }
     }
 
     /// The slot holding the position, or the empty slot where it would go.
