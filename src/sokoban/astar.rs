@@ -468,10 +468,7 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
                 continue;
             }
             for dir in Dir::ALL {
-                let (Some(behind), Some(target)) = (
-                    level.neighbour(from, dir.opposite()),
-                    level.neighbour(from, dir),
-                ) else {
+                let Some((behind, target)) = level.push_squares(from, dir) else {
                     continue;
                 };
                 if !flood.reached(behind) || occupied[target] || analysis.dead[target] {

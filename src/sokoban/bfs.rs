@@ -77,10 +77,7 @@ pub fn search(level: &Level, limits: &Limits) -> Outcome {
             for &b in &state[..state.len() - 1] {
                 let from = usize::from(b);
                 for dir in Dir::ALL {
-                    let (Some(behind), Some(target)) = (
-                        level.neighbour(from, dir.opposite()),
-                        level.neighbour(from, dir),
-                    ) else {
+                    let Some((behind, target)) = level.push_squares(from, dir) else {
                         continue;
                     };
                     if !reached[behind] || boxes[target] {

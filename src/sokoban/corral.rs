@@ -253,9 +253,7 @@ impl Corrals {
         let mut pushes = 0;
         for &b in &self.boxes {
             for d in Dir::ALL {
-                let (Some(behind), Some(target)) =
-                    (level.neighbour(b, d.opposite()), level.neighbour(b, d))
-                else {
+                let Some((behind, target)) = level.push_squares(b, d) else {
                     continue;
                 };
                 if self.inside(occupied, behind) || dead[target] {

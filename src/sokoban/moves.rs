@@ -297,10 +297,7 @@ fn search(
         walks.from(level, &occupied, player);
         for (k, &from) in box_list.iter().enumerate() {
             for dir in Dir::ALL {
-                let (Some(behind), Some(target)) = (
-                    level.neighbour(from, dir.opposite()),
-                    level.neighbour(from, dir),
-                ) else {
+                let Some((behind, target)) = level.push_squares(from, dir) else {
                     continue;
                 };
                 let Some(walk) = walks.to(behind) else {

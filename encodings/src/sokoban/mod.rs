@@ -281,6 +281,15 @@ impl Level {
         self.neighbours[cell][dir.index()]
     }
 
+    /// For a push of a box on `cell` in `dir`: the square the player pushes from and the
+    /// box's target, if both are squares of the level.
+    pub fn push_squares(&self, cell: usize, dir: Dir) -> Option<(usize, usize)> {
+        Some((
+            self.neighbour(cell, dir.opposite())?,
+            self.neighbour(cell, dir)?,
+        ))
+    }
+
     pub fn goals(&self) -> &[usize] {
         &self.goals
     }
