@@ -1,4 +1,4 @@
-//! PI-corral pruning: in some positions, only the pushes of one group of boxes need to
+//! PI-corral pruning: in some positions, only the pushes of some of the boxes need to
 //! be tried, and an optimal plan is still among them.
 //!
 //! **A corral** `K` is a set of squares the player cannot reach: some areas of free
@@ -34,8 +34,7 @@
 //! `b - d` and onto `b`). So from a position with a PI-corral, some optimal plan starts
 //! with a push of the corral's boxes: an A* that tries only those keeps an optimal plan
 //! of every position it expands (the same position always gets the same pushes), and a
-//! PI-corral with no possible push proves the position dead (so does a group of boxes
-//! alone, off a goal, none of which can ever be pushed out of it).
+//! PI-corral with no possible push proves the position dead.
 //!
 //! **Finding them.** Each area is a seed, with the boxes next to it. A condition broken
 //! by a square outside the corral that the player cannot reach either (the square
