@@ -486,6 +486,7 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
                     target,
                     k,
                     &box_list,
+                    (&flood, player),
                 );
                 if let Some((player, h)) = child {
                     let push = Push { from, dir };
@@ -525,6 +526,7 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
 
 /// The child position after pushing the box on `from` to `target` (`occupied` already
 /// updated): its player square and matching bound, or `None` when it is a deadlock.
+/// `region`: the expanded position's region (the flood's last fill) and its name.
 #[allow(clippy::too_many_arguments)]
 fn expand_child(
     level: &Level,
@@ -536,11 +538,18 @@ fn expand_child(
     target: usize,
     pushed: usize,
     box_list: &[usize],
+    (region, smallest): (&Flood, usize),
 ) -> Option<(usize, u32)> {
     if freeze.deadlocked(occupied, target) {
         return None;
     }
-    let player = flood.fill(level, occupied, from);
+    let player = match region.after_push(level, occupied, from, target, smallest) {
+        Some(player) => {
+            debug_assert_eq!(player, flood.fill(level, occupied, from));
+            player
+        }
+        None => flood.fill(level, occupied, from),
+    };
     let h = heuristic.child(pushed, target, player, box_list)?;
     Some((player, h))
 }

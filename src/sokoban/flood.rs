@@ -46,4 +46,74 @@ impl Flood {
     pub fn reached(&self, c: usize) -> bool {
         self.stamp[c] == self.current
     }
+
+    /// The smallest square of the player's region after the box on `from` is pushed to
+    /// `target` (`occupied` already updated), from this flood's last fill (the region
+    /// before the push, whose smallest square is `smallest`), when it can be told
+    /// without a new fill; `None` when it cannot.
+    ///
+    /// The player now stands on `from`, next to the old region. If every free square
+    /// next to `from` was in the old region, no other area joins it. If `target` was
+    /// outside the old region, nothing of it is lost: the region is the old one and
+    /// `from`. If `target` was inside, the new box could cut the region in two; it does
+    /// not when the free squares next to `target` are joined around it, through one run
+    /// of free squares in its ring of eight (each ring square touches the next). Then the
+    /// region is the old one less `target` plus `from`, and its smallest square is known
+    /// unless `target` was the smallest.
+    pub fn after_push(
+        &self,
+        level: &Level,
+        occupied: &[bool],
+        from: usize,
+        target: usize,
+        smallest: usize,
+    ) -> Option<usize> {
+        let joins_other_area = Dir::ALL.iter().any(|&d| {
+            level
+                .neighbour(from, d)
+                .is_some_and(|n| !occupied[n] && !self.reached(n))
+        });
+        if joins_other_area {
+            return None;
+        }
+        if self.reached(target) && (smallest == target || !ring_joined(level, occupied, target)) {
+            return None;
+        }
+        Some(smallest.min(from))
+    }
+}
+
+/// Whether the free squares next to `cell` (not diagonally) all lie in one run of free
+/// squares around it (diagonal squares included), so that `cell` joins nothing they
+/// do not join without it.
+fn ring_joined(level: &Level, occupied: &[bool], cell: usize) -> bool {
+    let free = |c: Option<usize>| c.is_some_and(|c| !occupied[c]);
+    // Around `cell` in order: a side, the corner after it, the next side, ...
+    // (`Dir::ALL` goes round: left, up, right, down).
+    let mut ring = [false; 8];
+    for (k, &d) in Dir::ALL.iter().enumerate() {
+        let next = Dir::ALL[(k + 1) % 4];
+        let side = level.neighbour(cell, d);
+        let corner = side.and_then(|s| level.neighbour(s, next)).or_else(|| {
+            level
+                .neighbour(cell, next)
+                .and_then(|s| level.neighbour(s, d))
+        });
+        ring[2 * k] = free(side);
+        ring[2 * k + 1] = free(corner);
+    }
+    if ring.iter().all(|&f| f) {
+        return true;
+    }
+    let mut runs_with_a_side = 0;
+    for start in (0..8).filter(|&i| ring[i] && !ring[(i + 7) % 8]) {
+        let mut i = start;
+        let mut has_side = false;
+        while ring[i] {
+            has_side |= i % 2 == 0;
+            i = (i + 1) % 8;
+        }
+        runs_with_a_side += usize::from(has_side);
+    }
+    runs_with_a_side <= 1
 }
