@@ -444,6 +444,13 @@ impl Matcher {
         self.v.get(1..).unwrap_or(&[])
     }
 
+    /// The (row, column) pairs of the last matching, 0-based.
+    pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (1..self.owner.len())
+            .filter(|&j| self.owner[j] != 0)
+            .map(|j| (self.owner[j] - 1, j - 1))
+    }
+
     /// The least matching cost of `costs` (rows <= columns, `UNREACHABLE` forbidden), or
     /// `None` when every assignment uses a forbidden entry. A forbidden pair costs one
     /// more than all finite entries together, so a matching that uses one is
