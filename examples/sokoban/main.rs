@@ -1,7 +1,7 @@
 //! The Sokoban benchmark: runs `gridsat sokoban` once per level and method, each in its
 //! own process with a time limit, and prints a Markdown table plus a summary.
 //!
-//! Usage (after `cargo build --release`):
+//! Usage (after `cargo build --release`; `--help` lists the options):
 //!   cargo run --release --example sokoban -- LEVELS.xsb [--timeout 60] [--optimal microban-optimal.tsv]
 //!       [--methods portfolio,astar,sat,bfs] [--levels 1-20] [--bin target/release/gridsat]
 //!       [--baseline bfs] [--external NAME=RESULTS.txt]
@@ -18,6 +18,8 @@
 //! of push-optimality, not the search for fewer moves that follows it (SAT's, or the
 //! one after A*).
 
+use anyhow::Context;
+use clap::Parser;
 use std::collections::HashMap;
 use std::process::Command;
 use std::time::Instant;
@@ -38,62 +40,77 @@ impl Run {
     }
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut file = None;
-    let mut timeout = 60.0;
-    let mut optimal_file = None;
-    let mut methods = vec!["portfolio".to_string(), "bfs".to_string()];
-    let mut levels: Option<(usize, usize)> = None;
-    let mut bin = "target/release/gridsat".to_string();
-    let mut baseline: Option<String> = None;
-    let mut externals: Vec<(String, HashMap<usize, Run>)> = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let value = || args.get(i + 1).cloned().expect("option needs a value");
-        match args[i].as_str() {
-            "--timeout" => timeout = value().parse().expect("--timeout SECONDS"),
-            "--optimal" => optimal_file = Some(value()),
-            "--methods" => methods = value().split(',').map(str::to_string).collect(),
-            "--bin" => bin = value(),
-            "--baseline" => baseline = Some(value()),
-            "--external" => {
-                let v = value();
-                let (name, path) = v.split_once('=').expect("--external NAME=FILE");
-                externals.push((name.to_string(), read_external(path)));
-            }
-            "--levels" => {
-                let v = value();
-                let (a, b) = v.split_once('-').unwrap_or((&v, &v));
-                levels = Some((
-                    a.parse().expect("--levels A-B"),
-                    b.parse().expect("--levels A-B"),
-                ));
-            }
-            other => {
-                file = Some(other.to_string());
-                i += 1;
-                continue;
-            }
-        }
-        i += 2;
-    }
-    let file =
-        file.expect("usage: sokoban LEVELS.xsb [--timeout S] [--optimal TSV] [--methods sat,bfs]");
-    let optimal: HashMap<usize, u64> = optimal_file
-        .map(|f| {
-            std::fs::read_to_string(f)
-                .expect("readable optimal-push table")
-                .lines()
-                .skip(1)
-                .filter_map(|l| {
-                    let cols: Vec<&str> = l.split('\t').collect();
-                    Some((cols.first()?.parse().ok()?, cols.get(2)?.parse().ok()?))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let count = count_levels(&bin, &file);
+/// Runs `gridsat sokoban` once per level and method and prints a Markdown table.
+#[derive(Parser)]
+struct Args {
+    /// The level file (XSB or the seed's digit map).
+    file: String,
+    /// Seconds per level and method.
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// A table of known optima (tab-separated: level, title, pushes), to check against.
+    #[arg(long)]
+    optimal: Option<String>,
+    /// Methods to run, comma-separated (portfolio, astar, sat, bfs).
+    #[arg(long, value_delimiter = ',', default_value = "portfolio,bfs")]
+    methods: Vec<String>,
+    /// Levels to run, `A-B` or `N` (1-based); default all.
+    #[arg(long, value_parser = parse_range)]
+    levels: Option<(usize, usize)>,
+    /// The gridsat program to run.
+    #[arg(long, default_value = "target/release/gridsat")]
+    bin: String,
+    /// Columns to compare every column with, comma-separated; default the last method.
+    #[arg(long)]
+    baseline: Option<String>,
+    /// A column measured by another program: `NAME=RESULTS.txt` (see the module comment).
+    #[arg(long, value_parser = parse_external)]
+    external: Vec<(String, String)>,
+}
+
+fn parse_range(v: &str) -> Result<(usize, usize), String> {
+    let (a, b) = v.split_once('-').unwrap_or((v, v));
+    let number = |s: &str| {
+        s.parse()
+            .map_err(|_| format!("expected A-B or N, got {v:?}"))
+    };
+    Ok((number(a)?, number(b)?))
+}
+
+fn parse_external(v: &str) -> Result<(String, String), String> {
+    v.split_once('=')
+        .map(|(name, path)| (name.to_string(), path.to_string()))
+        .ok_or_else(|| format!("expected NAME=FILE, got {v:?}"))
+}
+
+fn main() -> anyhow::Result<()> {
+    let Args {
+        file,
+        timeout,
+        optimal: optimal_file,
+        methods,
+        levels,
+        bin,
+        baseline,
+        external,
+    } = Args::parse();
+    let externals: Vec<(String, HashMap<usize, Run>)> = external
+        .into_iter()
+        .map(|(name, path)| Ok((name, read_external(&path)?)))
+        .collect::<anyhow::Result<_>>()?;
+    let optimal: HashMap<usize, u64> = match optimal_file {
+        Some(f) => std::fs::read_to_string(&f)
+            .with_context(|| format!("reading {f}"))?
+            .lines()
+            .skip(1)
+            .filter_map(|l| {
+                let cols: Vec<&str> = l.split('\t').collect();
+                Some((cols.first()?.parse().ok()?, cols.get(2)?.parse().ok()?))
+            })
+            .collect(),
+        None => HashMap::new(),
+    };
+    let count = count_levels(&bin, &file)?;
     let (first, last) = levels.unwrap_or((1, count));
     let last = last.min(count);
     let columns: Vec<String> = methods
@@ -101,6 +118,18 @@ fn main() {
         .cloned()
         .chain(externals.iter().map(|(name, _)| name.clone()))
         .collect();
+    let bases: Vec<usize> = match &baseline {
+        Some(list) => list
+            .split(',')
+            .map(|b| {
+                columns
+                    .iter()
+                    .position(|c| c == b)
+                    .with_context(|| format!("--baseline {b}: no such column"))
+            })
+            .collect::<anyhow::Result<_>>()?,
+        None => vec![methods.len().saturating_sub(1)],
+    };
     println!(
         "| level | known optimum | {} |",
         columns
@@ -146,18 +175,6 @@ fn main() {
         println!("| {level} | {known} | {} |", cells.join(" | "));
     }
     println!();
-    let bases: Vec<usize> = match &baseline {
-        Some(list) => list
-            .split(',')
-            .map(|b| {
-                columns
-                    .iter()
-                    .position(|c| c == b)
-                    .expect("--baseline names a column")
-            })
-            .collect(),
-        None => vec![methods.len().saturating_sub(1)],
-    };
     let total_levels = last + 1 - first;
     for (k, column) in columns.iter().enumerate() {
         let solved: Vec<&Run> = results[k].values().filter(|r| r.solved()).collect();
@@ -227,6 +244,7 @@ fn main() {
     for m in &mismatches {
         println!("MISMATCH with the known optimum: {m}");
     }
+    Ok(())
 }
 
 impl Run {
@@ -243,9 +261,9 @@ impl Run {
 
 /// Lines `level N solved PUSHES SECONDS` or `level N failed WHY SECONDS`; a level with no
 /// line (its process was killed at the time limit) is absent.
-fn read_external(path: &str) -> HashMap<usize, Run> {
-    std::fs::read_to_string(path)
-        .expect("readable external results")
+fn read_external(path: &str) -> anyhow::Result<HashMap<usize, Run>> {
+    Ok(std::fs::read_to_string(path)
+        .with_context(|| format!("reading {path}"))?
         .lines()
         .filter_map(|line| {
             let words: Vec<&str> = line.split_whitespace().collect();
@@ -269,21 +287,21 @@ fn read_external(path: &str) -> HashMap<usize, Run> {
                 },
             ))
         })
-        .collect()
+        .collect())
 }
 
-fn count_levels(bin: &str, file: &str) -> usize {
+fn count_levels(bin: &str, file: &str) -> anyhow::Result<usize> {
     // Asking for a level past the end makes gridsat say how many there are.
     let out = Command::new(bin)
         .args(["sokoban", file, "--level", "1000000"])
         .output()
-        .expect("gridsat runs");
+        .with_context(|| format!("running {bin}"))?;
     let text = String::from_utf8_lossy(&out.stderr);
     text.split("the file has ")
         .nth(1)
         .and_then(|s| s.split_whitespace().next())
         .and_then(|n| n.parse().ok())
-        .expect("gridsat reports the number of levels")
+        .with_context(|| format!("{bin} did not say how many levels {file} has: {text}"))
 }
 
 fn run_level(bin: &str, file: &str, level: usize, method: &str, timeout: f64) -> Run {
@@ -307,13 +325,19 @@ fn run_level(bin: &str, file: &str, level: usize, method: &str, timeout: f64) ->
             "--timeout",
             &timeout.to_string(),
         ])
-        .output()
-        .expect("gridsat runs");
+        .output();
     let wall = started.elapsed().as_secs_f64();
-    let parsed: Option<serde_json::Value> = serde_json::from_slice(&out.stdout).ok();
+    let (stdout, stderr) = match out {
+        Ok(out) => (
+            out.stdout,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ),
+        Err(e) => (Vec::new(), format!("running {bin}: {e}")),
+    };
+    let parsed: Option<serde_json::Value> = serde_json::from_slice(&stdout).ok();
     let Some(report) = parsed.as_ref().and_then(|v| v.get(0)) else {
         return Run {
-            outcome: format!("error: {}", String::from_utf8_lossy(&out.stderr).trim()),
+            outcome: format!("error: {}", stderr.trim()),
             pushes: None,
             seconds: wall,
             bound: None,
