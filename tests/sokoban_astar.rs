@@ -127,6 +127,17 @@ fn astar_and_the_portfolio_find_the_first_microban_optima() {
             "level {}",
             i + 1
         );
+        let split_at_once = astar::Options {
+            split_after: Some(0),
+            ..astar::Options::default()
+        };
+        let (by_split, _) = astar::search_with(&level, &limits, split_at_once);
+        assert_eq!(
+            verified_pushes(&level, &by_split),
+            Some(pushes),
+            "level {} with the split bound",
+            i + 1
+        );
         let result = portfolio::solve(&level, &limits, SatOptions::default()).unwrap();
         assert_eq!(
             verified_pushes(&level, &result.outcome),
@@ -221,7 +232,10 @@ const CROWDED: Room = Room {
 #[test]
 fn pi_corral_pruning_keeps_the_optimum_and_the_unsolvable_verdicts() {
     let mut rng = Rng::new(0xC0_22A1_2026);
-    let every_push = astar::Options { pi_corrals: false };
+    let every_push = astar::Options {
+        pi_corrals: false,
+        ..astar::Options::default()
+    };
     let (mut solved, mut unsolvable, mut checked) = (0, 0, 0);
     let (mut restricted, mut dead) = (0, 0);
     let mut against_bfs = 0;
@@ -380,4 +394,60 @@ fn the_command_line_says_which_method_proved_the_plan() {
     let (code, out, _) = gridsat_sokoban(&["examples/sokoban/unsolvable.xsb", "--method", "astar"]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("proven unsolvable by astar"), "{out}");
+}
+
+/// Rooms wider than ROOM with more boxes, so that a straight cut leaves boxes on both
+/// sides and the halves get in their own way.
+const WIDE: Room = Room {
+    max_rows: 6,
+    max_cols: 8,
+    max_boxes: 4,
+    wall_one_in: 7,
+    spare_goal_one_in: Some(5),
+    boxed_goal_one_in: 5,
+};
+
+#[test]
+fn the_split_bound_keeps_the_optimum_and_the_unsolvable_verdicts() {
+    let mut rng = Rng::new(0x5_9117_2026);
+    // The split from the first position on, instead of after half a million.
+    let split_at_once = astar::Options {
+        split_after: Some(0),
+        ..astar::Options::default()
+    };
+    let (mut solved, mut unsolvable, mut checked) = (0, 0, 0);
+    let (mut split_on, mut half_searches, mut split_dead) = (0, 0, 0);
+    while checked < 1000 {
+        let Some(level) = WIDE.draw(&mut rng) else {
+            continue;
+        };
+        checked += 1;
+        let (by_split, stats) = astar::search_with(&level, &Limits::default(), split_at_once);
+        let by_bfs = bfs::search(&level, &Limits::default());
+        split_on += usize::from(stats.split_searches > 0);
+        half_searches += stats.split_searches;
+        split_dead += stats.split_deadlocks;
+        match (&by_bfs, &by_split) {
+            (Outcome::Solved(_), Outcome::Solved(_)) => {
+                solved += 1;
+                assert_eq!(
+                    verified_pushes(&level, &by_split),
+                    verified_pushes(&level, &by_bfs),
+                    "{level:?}"
+                );
+            }
+            (Outcome::Unsolvable { .. }, Outcome::Unsolvable { .. }) => unsolvable += 1,
+            _ => panic!("bfs {by_bfs:?}, split {by_split:?} on {level:?}"),
+        }
+    }
+    assert!(
+        solved > 200 && unsolvable > 100,
+        "{solved} solved, {unsolvable} unsolvable"
+    );
+    // The split must have been at work on some levels (it is used only where it beats
+    // the matching bound on the start), not merely switched on.
+    assert!(
+        split_on > 10 && half_searches > 150 && split_dead > 20,
+        "split on {split_on} levels, {half_searches} half searches, {split_dead} split deadlocks"
+    );
 }

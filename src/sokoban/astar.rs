@@ -14,13 +14,14 @@
 //! keeps its side), and a lone box's distance to any goal drops by at most one per
 //! push, so any assignment of the child costs at most one less in the parent. With a
 //! consistent heuristic and unit costs, a position is never reached more cheaply after
-//! it has been expanded: no reopening is needed, and the first solved position found
-//! is push-optimal. `h = 0` exactly when every box stands on a goal (a lone box needs
-//! no push only on the goal itself), so a solved child is recognised when it is
-//! generated: its parent was not solved, so `f(parent) >= g(parent) + 1 = f(child)`,
-//! and `f(parent)` is the least `f` in the open list, which is a lower bound on every
-//! plan (the open list always holds a position of an optimal plan with `f` at most the
-//! optimum, since pruning only drops positions that cannot be completed).
+//! it has been expanded: no reopening is needed (until the split bound below joins in),
+//! and the first solved position found is push-optimal. `h = 0` exactly when every box
+//! stands on a goal (a lone box needs no push only on the goal itself), so a solved
+//! child is recognised when it is generated: its parent was not solved, so
+//! `f(parent) >= g(parent) + 1 = f(child)`, and `f(parent)` is the least `f` in the
+//! open list, which is a lower bound on every plan (the open list always holds a
+//! position of an optimal plan with `f` at most the optimum, since pruning only drops
+//! positions that cannot be completed).
 //!
 //! **Pruning** (each drops only positions from which no plan exists, so neither the
 //! optimum nor "unsolvable" changes):
@@ -35,6 +36,20 @@
 //!   never allows while none of its boxes has moved: so none ever moves, and the box off
 //!   a goal stays off it.
 //!
+//! **The split bound** (see `split`). A search still running after `SPLIT_AFTER`
+//! positions adds a second bound if it beats the matching on the start: the optimum of
+//! the boxes on each side of a straight cut, each side alone, summed. It sees boxes
+//! getting in each other's way, which the matching does not, but it costs a small search
+//! per half, so it is evaluated lazily: a child is stored with its matching bound (or
+//! its parent's bound less one, if larger: path maximum), and the split is computed
+//! when the position comes off the open list; if it is larger, the position goes back
+//! with the larger `f`. The split is not consistent, so a position reached with fewer
+//! pushes after its expansion is expanded again. The least `f` taken off the open list
+//! is still a lower bound on every plan (the bounds are admissible), and a solved child
+//! is still recognised when generated: its parent's bound was at least 1, so `g + 1`
+//! is at most the parent's `f`. When the half searches cost more than `SPLIT_WORTH`
+//! times the search itself, the split is dropped and the search goes on without it.
+//!
 //! **Memory.** Box sets are packed bitsets in one arena; an open-addressing table of
 //! `u32` indices finds a position again; per position about `8 x words + 15` bytes plus
 //! the table and the open list. `Limits::max_states` stops the search ("gave up"),
@@ -43,6 +58,7 @@
 use super::corral::{Corrals, Pruning};
 use super::flood::Flood;
 use super::positions::{pack, PositionTable};
+use super::split::Split;
 use super::{Limits, Outcome, Solution};
 use gridsat_encodings::grid::Cell;
 use gridsat_encodings::sokoban::analysis::{Matcher, SideTable, UNREACHABLE};
@@ -64,20 +80,48 @@ pub struct SearchStats {
     pub corral_expansions: usize,
     /// Expansions cut because a PI-corral could not be opened.
     pub corral_deadlocks: usize,
+    /// Positions stored when the split bound (see `split`) was tried (0: never), and
+    /// when it was given up for costing more than it saved (0: never).
+    pub split_from: usize,
+    pub split_until: usize,
+    /// Halves searched for the split bound, and the positions those searches stored.
+    pub split_searches: usize,
+    pub split_positions: usize,
+    /// Children cut because one half of the split has no plan.
+    pub split_deadlocks: usize,
+    /// Expanded positions expanded again after being reached with fewer pushes (only
+    /// with the split bound: the matching bound alone is consistent).
+    pub reopened: usize,
 }
 
-/// Which optional pruning the search does (both settings prove the same optimum).
+/// Which optional pruning and bounds the search uses (every setting proves the same
+/// optimum).
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// Push only the boxes of a PI-corral when the position has one (see `corral`).
     pub pi_corrals: bool,
+    /// Once the search has stored this many positions, add the split bound if it beats
+    /// the matching bound on the start (see `split`); `None`: never.
+    pub split_after: Option<usize>,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { pi_corrals: true }
+        Options {
+            pi_corrals: true,
+            split_after: Some(SPLIT_AFTER),
+        }
     }
 }
+
+/// Positions the search stores with the matching bound alone before it tries the split
+/// bound: most levels are solved by then, and never pay for the halves' searches.
+pub const SPLIT_AFTER: usize = 500_000;
+
+/// The split bound is given up when its half searches have stored more than this many
+/// times the positions of the search itself (and `SPLIT_AFTER`): on levels with long
+/// plans the halves are nearly as hard as the whole, and the bound barely sharper.
+const SPLIT_WORTH: usize = 4;
 
 /// Freeze deadlock detection (see the module comment for why it is sound).
 pub(crate) struct Freeze<'a> {
@@ -179,11 +223,18 @@ impl Heuristic<'_> {
     /// The bound of the position about to be expanded (kept for its children).
     pub(crate) fn expand(&mut self, boxes: &[usize], player: usize) -> Option<u32> {
         let mut costs = std::mem::take(&mut self.costs);
-        costs.resize_with(boxes.len(), Vec::new);
+        let goals = self.level.goals().len();
+        costs.resize_with(goals.max(boxes.len()), Vec::new);
         let finite = costs
             .iter_mut()
             .zip(boxes)
             .all(|(row, &b)| self.fill_row(row, b, player));
+        // With fewer boxes than goals, rows of zeros for the goals left over make the
+        // matrix square (same optimum), so that a child's matching is one row re-solved.
+        for row in &mut costs[boxes.len().min(goals)..] {
+            row.clear();
+            row.resize(goals, 0);
+        }
         self.costs = costs;
         self.player = player;
         if !finite {
@@ -193,7 +244,7 @@ impl Heuristic<'_> {
             .parent
             .solve_with_forbidden_cost(&self.costs, FORBIDDEN)?;
         self.bound = bound;
-        self.goal_of.resize(boxes.len(), 0);
+        self.goal_of.resize(self.costs.len(), 0);
         for (row, goal) in self.parent.pairs() {
             self.goal_of[row] = goal;
         }
@@ -233,11 +284,7 @@ impl Heuristic<'_> {
             return Some(self.bound - 1);
         }
         std::mem::swap(&mut row, &mut self.costs[k]);
-        let bound = if self.costs.len() == self.level.goals().len() {
-            self.parent.resolve_row(&self.costs, k, &mut self.child)
-        } else {
-            self.child.solve_with_forbidden_cost(&self.costs, FORBIDDEN)
-        };
+        let bound = self.parent.resolve_row(&self.costs, k, &mut self.child);
         std::mem::swap(&mut row, &mut self.costs[k]);
         self.spare_row = row;
         debug_assert!(!nearer || bound == Some(self.bound - 1));
@@ -249,7 +296,7 @@ impl Heuristic<'_> {
 /// oldest. The heuristic is consistent, so a child's `f` is never below its parent's and
 /// the least `f` never decreases: a bucket per `f`, and in it a queue per `h`.
 #[derive(Default)]
-struct Open {
+pub(crate) struct Open {
     by_f: Vec<Bucket>,
     /// No position is open with a smaller `f`.
     f: usize,
@@ -263,7 +310,7 @@ struct Bucket {
 }
 
 impl Open {
-    fn push(&mut self, f: u32, h: u32, index: usize) {
+    pub(crate) fn push(&mut self, f: u32, h: u32, index: usize) {
         let (f, h) = (f as usize, h as usize);
         if self.by_f.len() <= f {
             self.by_f.resize_with(f + 1, Bucket::default);
@@ -282,7 +329,7 @@ impl Open {
     }
 
     /// The next position and its `f`.
-    fn pop(&mut self) -> Option<(u32, usize)> {
+    pub(crate) fn pop(&mut self) -> Option<(u32, usize)> {
         while let Some(bucket) = self.by_f.get_mut(self.f) {
             while let Some(queue) = bucket.by_h.get_mut(bucket.min_h) {
                 if let Some(i) = queue.pop_front() {
@@ -393,21 +440,44 @@ fn with_walls(level: &Level, walls: &[bool]) -> Option<Level> {
 }
 
 fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, SearchStats) {
-    let mut stats = SearchStats::default();
     let n = level.num_cells();
     if n > MAX_CELLS {
         let outcome = Outcome::GaveUp {
             reason: format!("the level has more than {MAX_CELLS} squares, too many for A*"),
             no_plan_below: 0,
         };
-        return (outcome, stats);
+        return (outcome, SearchStats::default());
     }
     let analysis = Analysis::new(level);
     if let Some(reason) = super::solve::static_unsolvable(level, &analysis) {
-        return (Outcome::Unsolvable { reason }, stats);
+        return (Outcome::Unsolvable { reason }, SearchStats::default());
     }
+    search_bounded(level, &analysis, limits, options)
+}
+
+/// Where the split bound stands in a search.
+enum SplitState<'a> {
+    /// Not tried yet: the search is still small.
+    Waiting,
+    On(Box<Split<'a>>),
+    /// Not sharper than the matching on the start, or given up for costing too much.
+    Off,
+}
+
+fn search_bounded(
+    level: &Level,
+    analysis: &Analysis,
+    limits: &Limits,
+    options: Options,
+) -> (Outcome, SearchStats) {
+    let mut stats = SearchStats::default();
+    let n = level.num_cells();
+    let mut split = match options.split_after {
+        Some(_) => SplitState::Waiting,
+        None => SplitState::Off,
+    };
     let words = n.div_ceil(64);
-    let mut heuristic = Heuristic::new(level, &analysis);
+    let mut heuristic = Heuristic::new(level, analysis);
     let mut freeze = Freeze::new(level, &analysis.dead);
     let new_flood = || Flood::new(n);
     // One flood for the expanded position's region, one for its children's.
@@ -435,7 +505,11 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
     // Every position stored, with its best known `g` and whether it was expanded.
     let mut store = PositionTable::new(words);
     let mut g_of: Vec<u32> = vec![0];
+    // The bound each position was stored with: with the split bound it depends on the
+    // path that reached the position (path maximum), so it is kept.
+    let mut h_of: Vec<u16> = vec![clamp(h0)];
     let mut closed: Vec<bool> = vec![false];
+    let mut evaluated: Vec<bool> = vec![false];
     let mut packed = Vec::with_capacity(words);
     pack(&occupied, &mut packed);
     store.find_or_insert(&packed, start_player as u16);
@@ -444,7 +518,8 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
     let mut box_list: Vec<usize> = Vec::new();
     let mut bound = h0;
     while let Some((f, i)) = open.pop() {
-        if closed[i] {
+        // Stale entries: the position was expanded, or queued again with a smaller `f`.
+        if closed[i] || f != g_of[i] + u32::from(h_of[i]) {
             continue;
         }
         bound = bound.max(f);
@@ -462,10 +537,51 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
             let reason = format!("size limit ({} positions)", limits.max_states);
             return (gave_up(reason), stats);
         }
-        closed[i] = true;
-        stats.expanded += 1;
         let g = g_of[i];
         store.unpack(i, &mut occupied, &mut box_list);
+        if matches!(split, SplitState::Waiting)
+            && options.split_after.is_some_and(|a| store.len() > a)
+        {
+            let chosen = Split::choose(level, analysis, &start_boxes, start_player, h0, limits);
+            split = match chosen {
+                Some((_, u32::MAX)) => {
+                    let reason =
+                        "the boxes on one side of a straight cut cannot be put on goals even alone"
+                            .to_string();
+                    return (Outcome::Unsolvable { reason }, stats);
+                }
+                Some((chosen, _)) => SplitState::On(Box::new(chosen)),
+                None => SplitState::Off,
+            };
+            stats.split_from = store.len();
+        }
+        if let SplitState::On(on) = &split {
+            if on.stats.positions > SPLIT_WORTH * store.len().max(SPLIT_AFTER) {
+                split = SplitState::Off;
+                stats.split_until = store.len();
+            }
+        }
+        if let SplitState::On(split) = &mut split {
+            if !evaluated[i] {
+                evaluated[i] = true;
+                let player = usize::from(store.player_of(i));
+                match split.bound(box_list.iter().copied(), player) {
+                    None => {
+                        stats.split_deadlocks += 1;
+                        closed[i] = true;
+                        continue;
+                    }
+                    Some(h) if h > u32::from(h_of[i]) => {
+                        h_of[i] = clamp(h);
+                        open.push(g + u32::from(h_of[i]), u32::from(h_of[i]), i);
+                        continue;
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        closed[i] = true;
+        stats.expanded += 1;
         let player = flood.fill(level, &occupied, usize::from(store.player_of(i)));
         if heuristic.expand(&box_list, player).is_none() {
             unreachable!("a stored position has a finite bound");
@@ -508,6 +624,14 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
                     &box_list,
                     (&flood, player),
                 );
+                // The split bound is evaluated lazily, when the child is taken from the
+                // open list; until then the parent's less one push holds (path maximum).
+                let child = match (child, &split) {
+                    (Some((player, matching)), SplitState::On(_)) if matching > 0 => {
+                        Some((player, matching.max(u32::from(h_of[i]).saturating_sub(1))))
+                    }
+                    (child, _) => child,
+                };
                 if let Some((player, h)) = child {
                     let push = Push { from, dir };
                     pack(&occupied, &mut packed);
@@ -515,7 +639,9 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
                     if new {
                         store.set_origin(j, i, push);
                         g_of.push(g + 1);
+                        h_of.push(clamp(h));
                         closed.push(false);
+                        evaluated.push(false);
                     }
                     if h == 0 {
                         stats.stored = store.len();
@@ -523,11 +649,18 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
                         return (Outcome::Solved(Solution::push_optimal(plan, false)), stats);
                     }
                     if new {
-                        open.push(g + 1 + h, h, j);
-                    } else if !closed[j] && g + 1 < g_of[j] {
+                        open.push(g + 1 + u32::from(h_of[j]), u32::from(h_of[j]), j);
+                    } else if g + 1 < g_of[j] {
+                        // Only an inconsistent bound (the split) reaches an expanded
+                        // position more cheaply; it must then be expanded again.
+                        if closed[j] {
+                            closed[j] = false;
+                            stats.reopened += 1;
+                        }
                         g_of[j] = g + 1;
+                        h_of[j] = h_of[j].max(clamp(h));
                         store.set_origin(j, i, push);
-                        open.push(g + 1 + h, h, j);
+                        open.push(g + 1 + u32::from(h_of[j]), u32::from(h_of[j]), j);
                     }
                 }
                 occupied[target] = false;
@@ -535,6 +668,10 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
             }
         }
         stats.stored = store.len();
+        if let SplitState::On(split) = &split {
+            stats.split_searches = split.stats.searches;
+            stats.split_positions = split.stats.positions;
+        }
     }
     stats.stored = store.len();
     let reason = format!(
@@ -544,11 +681,16 @@ fn search_level(level: &Level, limits: &Limits, options: Options) -> (Outcome, S
     (Outcome::Unsolvable { reason }, stats)
 }
 
+/// A bound is stored in 16 bits; a smaller bound is still a bound.
+fn clamp(h: u32) -> u16 {
+    u16::try_from(h).unwrap_or(u16::MAX)
+}
+
 /// The child position after pushing the box on `from` to `target` (`occupied` already
 /// updated): its player square and matching bound, or `None` when it is a deadlock.
 /// `region`: the expanded position's region (the flood's last fill) and its name.
 #[allow(clippy::too_many_arguments)]
-fn expand_child(
+pub(crate) fn expand_child(
     level: &Level,
     flood: &mut Flood,
     freeze: &mut Freeze,

@@ -125,6 +125,10 @@ pub struct Args {
     /// position with a PI-corral to the pushes of its boxes (the optimum is the same).
     #[arg(long, help_heading = "Measurement")]
     pub no_corrals: bool,
+    /// A*, for measurements: never add the split bound to the matching bound, however
+    /// long the search (the optimum is the same).
+    #[arg(long, help_heading = "Measurement")]
+    pub no_split: bool,
     /// SAT, for measurements: print every solver call (horizon, answer, time, formula size)
     /// on standard error.
     #[arg(long, help_heading = "Measurement")]
@@ -277,6 +281,7 @@ fn solve_level(
         Method::Astar => {
             let options = astar::Options {
                 pi_corrals: !args.no_corrals,
+                split_after: (!args.no_split).then_some(astar::SPLIT_AFTER),
             };
             let (o, stats) = astar::search_with(level, &limits, options);
             search = Some(stats);

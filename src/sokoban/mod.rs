@@ -15,6 +15,7 @@ mod positions;
 pub mod render;
 pub mod simulate;
 pub mod solve;
+mod split;
 
 use gridsat_encodings::sokoban::Push;
 use std::sync::atomic::{AtomicBool, Ordering};

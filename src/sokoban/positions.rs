@@ -93,6 +93,22 @@ impl PositionTable {
         }
     }
 
+    /// The index of the position, if stored.
+    pub(crate) fn find(&self, words: &[u64], player: u16) -> Option<usize> {
+        let i = self.slots[self.slot_of(words, player)];
+        (i != EMPTY).then_some(i as usize)
+    }
+
+    /// The box set (packed) and player square of position `i`.
+    pub(crate) fn key(&self, i: usize) -> (&[u64], u16) {
+        (self.boxes_of(i), self.player[i])
+    }
+
+    /// The position `i` was reached from, if any (the first position stored has none).
+    pub(crate) fn parent_of(&self, i: usize) -> Option<usize> {
+        (self.parent[i] != EMPTY).then_some(self.parent[i] as usize)
+    }
+
     /// The index of the position, and whether it is new (then stored, with no origin).
     pub(crate) fn find_or_insert(&mut self, words: &[u64], player: u16) -> (usize, bool) {
         if 2 * (self.len() + 1) > self.slots.len() {
