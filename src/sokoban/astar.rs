@@ -64,6 +64,7 @@ use gridsat_encodings::grid::Cell;
 use gridsat_encodings::sokoban::analysis::{Matcher, SideTable, UNREACHABLE};
 use gridsat_encodings::sokoban::{Analysis, Dir, Level, Push, Square};
 use std::collections::VecDeque;
+use std::ops::ControlFlow;
 
 /// Levels with more squares than this are not searched (the side table would take
 /// `cells^2` bytes).
@@ -599,73 +600,57 @@ fn search_bounded(
                 continue;
             }
         }
-        for (k, &from) in box_list.iter().enumerate() {
-            if pruning == Pruning::Corral && !corrals.in_corral(from) {
-                continue;
-            }
-            for dir in Dir::ALL {
-                let Some((behind, target)) = level.push_squares(from, dir) else {
-                    continue;
-                };
-                if !flood.reached(behind) || occupied[target] || analysis.dead[target] {
-                    continue;
-                }
-                occupied[from] = false;
-                occupied[target] = true;
-                let child = expand_child(
-                    level,
-                    &mut child_flood,
-                    &mut freeze,
-                    &mut heuristic,
-                    &occupied,
-                    from,
-                    target,
-                    k,
-                    &box_list,
-                    (&flood, player),
-                );
+        let only = (pruning == Pruning::Corral).then_some(&corrals);
+        let solved = for_each_child(
+            level,
+            &analysis.dead,
+            (&mut child_flood, &mut freeze, &mut heuristic),
+            &mut occupied,
+            &box_list,
+            (&flood, player),
+            only,
+            |push, occupied, player, matching| {
                 // The split bound is evaluated lazily, when the child is taken from the
                 // open list; until then the parent's less one push holds (path maximum).
-                let child = match (child, &split) {
-                    (Some((player, matching)), SplitState::On(_)) if matching > 0 => {
-                        Some((player, matching.max(u32::from(h_of[i]).saturating_sub(1))))
+                let h = match split {
+                    SplitState::On(_) if matching > 0 => {
+                        matching.max(u32::from(h_of[i]).saturating_sub(1))
                     }
-                    (child, _) => child,
+                    _ => matching,
                 };
-                if let Some((player, h)) = child {
-                    let push = Push { from, dir };
-                    pack(&occupied, &mut packed);
-                    let (j, new) = store.find_or_insert(&packed, player as u16);
-                    if new {
-                        store.set_origin(j, i, push);
-                        g_of.push(g + 1);
-                        h_of.push(clamp(h));
-                        closed.push(false);
-                        evaluated.push(false);
-                    }
-                    if h == 0 {
-                        stats.stored = store.len();
-                        let plan = store.plan_to(j);
-                        return (Outcome::Solved(Solution::push_optimal(plan, false)), stats);
-                    }
-                    if new {
-                        open.push(g + 1 + u32::from(h_of[j]), u32::from(h_of[j]), j);
-                    } else if g + 1 < g_of[j] {
-                        // Only an inconsistent bound (the split) reaches an expanded
-                        // position more cheaply; it must then be expanded again.
-                        if closed[j] {
-                            closed[j] = false;
-                            stats.reopened += 1;
-                        }
-                        g_of[j] = g + 1;
-                        h_of[j] = h_of[j].max(clamp(h));
-                        store.set_origin(j, i, push);
-                        open.push(g + 1 + u32::from(h_of[j]), u32::from(h_of[j]), j);
-                    }
+                pack(occupied, &mut packed);
+                let (j, new) = store.find_or_insert(&packed, player as u16);
+                if new {
+                    store.set_origin(j, i, push);
+                    g_of.push(g + 1);
+                    h_of.push(clamp(h));
+                    closed.push(false);
+                    evaluated.push(false);
                 }
-                occupied[target] = false;
-                occupied[from] = true;
-            }
+                if h == 0 {
+                    return ControlFlow::Break(j);
+                }
+                if new {
+                    open.push(g + 1 + u32::from(h_of[j]), u32::from(h_of[j]), j);
+                } else if g + 1 < g_of[j] {
+                    // Only an inconsistent bound (the split) reaches an expanded
+                    // position more cheaply; it must then be expanded again.
+                    if closed[j] {
+                        closed[j] = false;
+                        stats.reopened += 1;
+                    }
+                    g_of[j] = g + 1;
+                    h_of[j] = h_of[j].max(clamp(h));
+                    store.set_origin(j, i, push);
+                    open.push(g + 1 + u32::from(h_of[j]), u32::from(h_of[j]), j);
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        if let ControlFlow::Break(j) = solved {
+            stats.stored = store.len();
+            let plan = store.plan_to(j);
+            return (Outcome::Solved(Solution::push_optimal(plan, false)), stats);
         }
         stats.stored = store.len();
         if let SplitState::On(split) = &split {
@@ -686,11 +671,57 @@ fn clamp(h: u32) -> u16 {
     u16::try_from(h).unwrap_or(u16::MAX)
 }
 
+/// Calls `visit` with every child of the expanded position that is not a deadlock: the
+/// push, the child's boxes (in `occupied`, restored afterwards), its player square and
+/// matching bound. Only boxes of `only`'s PI-corral are pushed, if given; `region`: the
+/// expanded position's region (the flood's last fill) and its name. Stops at the first
+/// `Break`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn for_each_child<B>(
+    level: &Level,
+    dead: &[bool],
+    (flood, freeze, heuristic): (&mut Flood, &mut Freeze, &mut Heuristic),
+    occupied: &mut [bool],
+    box_list: &[usize],
+    region: (&Flood, usize),
+    only: Option<&Corrals>,
+    mut visit: impl FnMut(Push, &[bool], usize, u32) -> ControlFlow<B>,
+) -> ControlFlow<B> {
+    for (k, &from) in box_list.iter().enumerate() {
+        if only.is_some_and(|corral| !corral.in_corral(from)) {
+            continue;
+        }
+        for dir in Dir::ALL {
+            let Some((behind, target)) = level.push_squares(from, dir) else {
+                continue;
+            };
+            if !region.0.reached(behind) || occupied[target] || dead[target] {
+                continue;
+            }
+            occupied[from] = false;
+            occupied[target] = true;
+            let child = expand_child(
+                level, flood, freeze, heuristic, occupied, from, target, k, box_list, region,
+            );
+            let flow = match child {
+                Some((player, h)) => visit(Push { from, dir }, occupied, player, h),
+                None => ControlFlow::Continue(()),
+            };
+            occupied[target] = false;
+            occupied[from] = true;
+            if flow.is_break() {
+                return flow;
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
 /// The child position after pushing the box on `from` to `target` (`occupied` already
 /// updated): its player square and matching bound, or `None` when it is a deadlock.
 /// `region`: the expanded position's region (the flood's last fill) and its name.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn expand_child(
+fn expand_child(
     level: &Level,
     flood: &mut Flood,
     freeze: &mut Freeze,

@@ -37,14 +37,15 @@
 //! boxes, which is exactly a position of the half's own search: so the memo is keyed by
 //! it, and answers across halves, cuts and the whole search.
 
-use super::astar::{expand_child, Freeze, Heuristic, Open};
+use super::astar::{for_each_child, Freeze, Heuristic, Open};
 use super::corral::{Corrals, Pruning};
 use super::flood::Flood;
 use super::positions::{pack, PositionTable};
 use super::Limits;
 use gridsat_encodings::grid::Cell;
-use gridsat_encodings::sokoban::{Analysis, Dir, Level};
+use gridsat_encodings::sokoban::{Analysis, Level};
 use std::cmp::Reverse;
+use std::ops::ControlFlow;
 
 /// Most positions one half search stores: small halves are solved outright, large ones
 /// give the bound proven so far.
@@ -376,72 +377,51 @@ impl<'a> Split<'a> {
             if pruning == Pruning::Dead {
                 continue;
             }
-            'boxes: for (k, &from) in s.boxes.iter().enumerate() {
-                if pruning == Pruning::Corral && !s.corrals.in_corral(from) {
-                    continue;
-                }
-                for dir in Dir::ALL {
-                    let Some((behind, target)) = level.push_squares(from, dir) else {
-                        continue;
-                    };
-                    if !s.flood.reached(behind) || s.occupied[target] || dead[target] {
-                        continue;
+            let only = (pruning == Pruning::Corral).then_some(&s.corrals);
+            let packed = &mut s.packed;
+            let solved = for_each_child(
+                level,
+                dead,
+                (&mut s.child_flood, &mut s.freeze, &mut s.heuristic),
+                &mut s.occupied,
+                &s.boxes,
+                (&s.flood, player),
+                only,
+                |push, occupied, child_player, matching| {
+                    pack(occupied, packed);
+                    let known = memo.get(packed, child_player as u16);
+                    if known == Some(DEAD) {
+                        return ControlFlow::Continue(());
                     }
-                    s.occupied[from] = false;
-                    s.occupied[target] = true;
-                    let child = expand_child(
-                        level,
-                        &mut s.child_flood,
-                        &mut s.freeze,
-                        &mut s.heuristic,
-                        &s.occupied,
-                        from,
-                        target,
-                        k,
-                        &s.boxes,
-                        (&s.flood, player),
-                    );
-                    let mut solved = None;
-                    if let Some((child_player, matching)) = child {
-                        pack(&s.occupied, &mut s.packed);
-                        let known = memo.get(&s.packed, child_player as u16);
-                        if known != Some(DEAD) {
-                            let mut h = matching.max(h_of[i].saturating_sub(1));
-                            let mut is_exact = false;
-                            if let Some(known) = known {
-                                h = h.max(known.bound);
-                                is_exact = known.exact;
-                            }
-                            let (j, new) = store.find_or_insert(&s.packed, child_player as u16);
-                            if new {
-                                g_of.push(g + 1);
-                                h_of.push(h);
-                                closed.push(false);
-                                exact.push(is_exact);
-                                store.set_origin(j, i, super::Push { from, dir });
-                                open.push(g + 1 + h, h, j);
-                            } else if g + 1 < g_of[j] {
-                                closed[j] = false;
-                                g_of[j] = g + 1;
-                                h_of[j] = h_of[j].max(h);
-                                store.set_origin(j, i, super::Push { from, dir });
-                                open.push(g + 1 + h_of[j], h_of[j], j);
-                            }
-                            if matching == 0 {
-                                solved = Some(j);
-                            }
-                        }
+                    let mut h = matching.max(h_of[i].saturating_sub(1));
+                    let mut is_exact = false;
+                    if let Some(known) = known {
+                        h = h.max(known.bound);
+                        is_exact = known.exact;
                     }
-                    s.occupied[target] = false;
-                    s.occupied[from] = true;
-                    if let Some(j) = solved {
-                        let bound = g + 1;
-                        result = Some((Known::exact(bound), Some(j)));
-                        break 'boxes;
+                    let (j, new) = store.find_or_insert(packed, child_player as u16);
+                    if new {
+                        g_of.push(g + 1);
+                        h_of.push(h);
+                        closed.push(false);
+                        exact.push(is_exact);
+                        store.set_origin(j, i, push);
+                        open.push(g + 1 + h, h, j);
+                    } else if g + 1 < g_of[j] {
+                        closed[j] = false;
+                        g_of[j] = g + 1;
+                        h_of[j] = h_of[j].max(h);
+                        store.set_origin(j, i, push);
+                        open.push(g + 1 + h_of[j], h_of[j], j);
                     }
-                }
-            }
-            if result.is_some() {
+                    if matching == 0 {
+                        return ControlFlow::Break(j);
+                    }
+                    ControlFlow::Continue(())
+                },
+            );
+            if let ControlFlow::Break(j) = solved {
+                result = Some((Known::exact(g + 1), Some(j)));
                 break;
             }
         }
