@@ -61,7 +61,7 @@ type Cut = (bool, usize);
 /// Most positions the memo holds; past it, it only sharpens what it has.
 const MEMO_POSITIONS: usize = 8_000_000;
 
-/// A half's cost for `bound` and the half searches it ran.
+/// Counts of the half searches, for reports.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct SplitStats {
     /// Half searches run.
