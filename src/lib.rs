@@ -6,6 +6,7 @@ pub mod dimacs;
 pub mod error;
 pub mod full_board;
 pub mod input;
+pub mod limits;
 pub mod modes;
 pub mod sokoban;
 pub mod solver;

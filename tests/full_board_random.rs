@@ -10,7 +10,7 @@ use gridsat::solver::Session;
 use gridsat_encodings::cnf::Cnf;
 use gridsat_encodings::full_board::bounded::{games_beyond, games_within, Bounded};
 use gridsat_encodings::full_board::window::Window;
-use gridsat_encodings::full_board::{Board, Cell, Direction, Encoding, Plan};
+use gridsat_encodings::full_board::{Board, Cell, Dir, Encoding, Plan};
 
 mod common;
 use common::Rng;
@@ -308,7 +308,7 @@ fn all_games_within(board: &Board, max_moves: usize) -> Vec<Plan> {
         match replay(board, plan) {
             Ok(_) => games.push(plan.clone()),
             Err(RuleViolation::Unvisited(_)) if plan.moves.len() < max_moves => {
-                for dir in Direction::ALL {
+                for dir in Dir::ALL {
                     plan.moves.push(dir);
                     extend(board, plan, max_moves, games);
                     plan.moves.pop();

@@ -15,6 +15,61 @@ impl Cell {
     }
 }
 
+/// One of the four directions on a grid, in the order the Full Board arrows are numbered
+/// (U+2190 + index) and LURD letters are listed: left, up, right, down.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dir {
+    Left,
+    Up,
+    Right,
+    Down,
+}
+
+impl Dir {
+    pub const ALL: [Dir; 4] = [Dir::Left, Dir::Up, Dir::Right, Dir::Down];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// `(row step, column step)` of one step.
+    pub fn delta(self) -> (isize, isize) {
+        match self {
+            Dir::Left => (0, -1),
+            Dir::Up => (-1, 0),
+            Dir::Right => (0, 1),
+            Dir::Down => (1, 0),
+        }
+    }
+
+    pub fn opposite(self) -> Dir {
+        Dir::ALL[(self.index() + 2) % 4]
+    }
+
+    /// One upper-case letter: `L`, `U`, `R`, `D`.
+    pub fn letter(self) -> char {
+        ['L', 'U', 'R', 'D'][self.index()]
+    }
+
+    pub fn from_letter(letter: char) -> Option<Dir> {
+        Dir::ALL.into_iter().find(|d| d.letter() == letter)
+    }
+
+    /// LURD notation: lower case for a walk step, upper case for a push.
+    pub fn lurd(self, push: bool) -> char {
+        if push {
+            self.letter()
+        } else {
+            self.letter().to_ascii_lowercase()
+        }
+    }
+
+    /// A LURD letter's direction and whether it is a push (upper case).
+    pub fn from_lurd(c: char) -> Option<(Dir, bool)> {
+        Dir::from_letter(c.to_ascii_uppercase()).map(|d| (d, c.is_ascii_uppercase()))
+    }
+}
+
 /// Literals laid out row-major over `rows x cols` cells.
 #[derive(Clone, Debug)]
 pub struct LitGrid {

@@ -3,15 +3,15 @@
 use super::parse::{MapEntry, OBSTACLE, OPEN};
 use super::simulate::Trace;
 use super::solve::{Game, Verdict};
-use gridsat_encodings::full_board::{Board, Direction};
+use gridsat_encodings::full_board::{Board, Dir};
 
 /// The arrow drawn on a cell the ball entered rolling in `dir` (U+2190..U+2193).
-pub fn arrow(dir: Direction) -> char {
+pub fn arrow(dir: Dir) -> char {
     match dir {
-        Direction::Left => '\u{2190}',
-        Direction::Up => '\u{2191}',
-        Direction::Right => '\u{2192}',
-        Direction::Down => '\u{2193}',
+        Dir::Left => '\u{2190}',
+        Dir::Up => '\u{2191}',
+        Dir::Right => '\u{2192}',
+        Dir::Down => '\u{2193}',
     }
 }
 

@@ -2,14 +2,14 @@
 //! every game the program prints passes `replay` first. Also a plain depth-first search
 //! over games, the brute force the tests compare the solver with.
 
-use gridsat_encodings::full_board::{Board, Cell, Direction, Plan};
+use gridsat_encodings::full_board::{Board, Cell, Dir, Plan};
 
 /// What a replayed game did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
     pub start: Cell,
     /// Every cell the ball entered, in order, with the direction it was rolling.
-    pub entered: Vec<(Cell, Direction)>,
+    pub entered: Vec<(Cell, Dir)>,
 }
 
 impl Trace {
@@ -25,7 +25,7 @@ pub enum RuleViolation {
     #[error("the start cell ({}, {}) is not an open cell", .0.row, .0.col)]
     StartNotOpen(Cell),
     #[error("move {move_number} ({dir:?}) does not move the ball")]
-    EmptyMove { move_number: usize, dir: Direction },
+    EmptyMove { move_number: usize, dir: Dir },
     #[error("{0} open cells are never visited")]
     Unvisited(usize),
 }
@@ -50,13 +50,13 @@ impl<'a> Game<'a> {
 
     /// The next cell in `dir` if the ball may roll into it: on the board, not an
     /// obstacle, not visited.
-    fn free_ahead(&self, dir: Direction) -> Option<Cell> {
+    fn free_ahead(&self, dir: Dir) -> Option<Cell> {
         let (row, col) = (self.ball.row as isize, self.ball.col as isize);
         let (row, col) = match dir {
-            Direction::Left => (row, col - 1),
-            Direction::Up => (row - 1, col),
-            Direction::Right => (row, col + 1),
-            Direction::Down => (row + 1, col),
+            Dir::Left => (row, col - 1),
+            Dir::Up => (row - 1, col),
+            Dir::Right => (row, col + 1),
+            Dir::Down => (row + 1, col),
         };
         if row < 0 || col < 0 {
             return None;
@@ -71,7 +71,7 @@ impl<'a> Game<'a> {
 
     /// Rolls the ball in `dir` until something stops it; the cells entered, or `None`
     /// when the first cell is already blocked.
-    fn roll(&mut self, dir: Direction) -> Option<Vec<Cell>> {
+    fn roll(&mut self, dir: Dir) -> Option<Vec<Cell>> {
         let mut entered = Vec::new();
         while let Some(next) = self.free_ahead(dir) {
             self.visited[next.row * self.board.cols() + next.col] = true;
@@ -141,7 +141,7 @@ fn search(
     game: &mut Game,
     start: Cell,
     left: usize,
-    moves: &mut Vec<Direction>,
+    moves: &mut Vec<Dir>,
     best: &mut Option<(usize, Vec<Plan>)>,
 ) {
     if left == 0 {
@@ -159,7 +159,7 @@ fn search(
     if best.as_ref().is_some_and(|(k, _)| moves.len() >= *k) {
         return;
     }
-    for dir in Direction::ALL {
+    for dir in Dir::ALL {
         let from = game.ball;
         if let Some(cells) = game.roll(dir) {
             moves.push(dir);
@@ -188,19 +188,14 @@ mod tests {
         let b = board(&["   ", " # ", "   "]);
         let plan = Plan {
             start: Cell::new(0, 0),
-            moves: vec![
-                Direction::Right,
-                Direction::Down,
-                Direction::Left,
-                Direction::Up,
-            ],
+            moves: vec![Dir::Right, Dir::Down, Dir::Left, Dir::Up],
         };
         let trace = replay(&b, &plan).unwrap();
         assert_eq!(trace.entered.len(), 7);
         assert_eq!(trace.end(), Cell::new(1, 0));
         let stuck = Plan {
             start: Cell::new(0, 0),
-            moves: vec![Direction::Left],
+            moves: vec![Dir::Left],
         };
         assert!(matches!(
             replay(&b, &stuck),
@@ -208,7 +203,7 @@ mod tests {
         ));
         let short = Plan {
             start: Cell::new(0, 0),
-            moves: vec![Direction::Right],
+            moves: vec![Dir::Right],
         };
         assert_eq!(replay(&b, &short), Err(RuleViolation::Unvisited(5)));
     }

@@ -12,7 +12,7 @@ use gridsat_encodings::full_board::lines::LineCover;
 use gridsat_encodings::full_board::segments::Segments;
 use gridsat_encodings::full_board::successor::Successor;
 use gridsat_encodings::full_board::window::Window;
-use gridsat_encodings::full_board::{Board, Cell, CellIndex, Direction, Encoding, Plan};
+use gridsat_encodings::full_board::{Board, Cell, CellIndex, Dir, Encoding, Plan};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -243,7 +243,7 @@ pub fn refute_by_windows(board: &Board) -> Result<Option<Refutation>, SolverErro
             let centre = Cell::new(row, col);
             let (cr, cc) = (row as isize, col as isize);
             if board.is_open(centre)
-                || !Direction::ALL.iter().any(|d| {
+                || !Dir::ALL.iter().any(|d| {
                     let (dr, dc) = d.delta();
                     status(cr + dr, cc + dc)
                 })

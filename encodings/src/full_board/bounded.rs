@@ -59,7 +59,7 @@
 //! (labelling the runs, one or two per round of the fixed point, the degrees) and one
 //! flood fill.
 
-use super::{Board, Cell, Direction, Plan};
+use super::{Board, Cell, Dir, Plan};
 
 /// What the search established.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -220,10 +220,10 @@ enum Axis {
 }
 
 impl Axis {
-    fn of(dir: Direction) -> Axis {
+    fn of(dir: Dir) -> Axis {
         match dir {
-            Direction::Left | Direction::Right => Axis::Horizontal,
-            Direction::Up | Direction::Down => Axis::Vertical,
+            Dir::Left | Dir::Right => Axis::Horizontal,
+            Dir::Up | Dir::Down => Axis::Vertical,
         }
     }
 
@@ -261,7 +261,7 @@ struct Search {
     nodes: u64,
     limit_mattered: bool,
     start: usize,
-    moves: Vec<Direction>,
+    moves: Vec<Dir>,
     /// Cells entered by the moves on the current branch, to undo them.
     trail: Vec<usize>,
     games: Vec<Plan>,
@@ -326,12 +326,12 @@ impl Search {
         Cell::new(p / self.width - 1, p % self.width - 1)
     }
 
-    fn step(&self, p: usize, dir: Direction) -> usize {
+    fn step(&self, p: usize, dir: Dir) -> usize {
         match dir {
-            Direction::Left => p - 1,
-            Direction::Right => p + 1,
-            Direction::Up => p - self.width,
-            Direction::Down => p + self.width,
+            Dir::Left => p - 1,
+            Dir::Right => p + 1,
+            Dir::Up => p - self.width,
+            Dir::Down => p + self.width,
         }
     }
 
@@ -374,7 +374,7 @@ impl Search {
 
     /// Rolls the ball from `p` in `dir` until it is blocked, marking and recording the
     /// cells it enters; returns where it stops.
-    fn roll(&mut self, p: usize, dir: Direction) -> usize {
+    fn roll(&mut self, p: usize, dir: Dir) -> usize {
         let mut at = p;
         loop {
             let ahead = self.step(at, dir);
@@ -430,7 +430,7 @@ impl Search {
         if self.hopeless(ball, next, span) {
             return Ok(());
         }
-        for dir in Direction::ALL {
+        for dir in Dir::ALL {
             if next.is_some_and(|axis| axis != Axis::of(dir)) {
                 continue;
             }

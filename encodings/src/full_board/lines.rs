@@ -28,7 +28,7 @@
 //! endpoint of the game); clauses: one per cell, one per segment end, an at-most-two
 //! over the endpoints, plus two unary counters.
 
-use super::{Board, CellIndex, Direction};
+use super::{Board, CellIndex, Dir};
 use crate::card::CardEncoding;
 use crate::cnf::{Cnf, Lit};
 
@@ -54,7 +54,7 @@ pub struct LineCover {
 
 /// Numbers the maximal runs of open cells along `dir` (Right for rows, Down for
 /// columns): `run[i]` for each cell, and how many runs there are.
-fn runs(index: &CellIndex, dir: Direction) -> (Vec<usize>, usize) {
+fn runs(index: &CellIndex, dir: Dir) -> (Vec<usize>, usize) {
     let n = index.len();
     let mut run = vec![usize::MAX; n];
     let mut count = 0;
@@ -87,8 +87,8 @@ impl LineCover {
 
     fn build(cnf: &mut Cnf, board: &Board, card: CardEncoding, stop_rule: bool) -> LineCover {
         let index = CellIndex::new(board);
-        let (row_run, row_count) = runs(&index, Direction::Right);
-        let (col_run, col_count) = runs(&index, Direction::Down);
+        let (row_run, row_count) = runs(&index, Dir::Right);
+        let (col_run, col_count) = runs(&index, Dir::Down);
         let row: Vec<Lit> = (0..row_count).map(|_| cnf.fresh_lit()).collect();
         let col: Vec<Lit> = (0..col_count).map(|_| cnf.fresh_lit()).collect();
         if stop_rule {
@@ -111,11 +111,11 @@ impl LineCover {
             if !stop_rule {
                 continue;
             }
-            let blocked = |d: Direction| index.neighbour[i][d.index()].is_none();
-            if blocked(Direction::Left) || blocked(Direction::Right) {
+            let blocked = |d: Dir| index.neighbour[i][d.index()].is_none();
+            if blocked(Dir::Left) || blocked(Dir::Right) {
                 cnf.clause([col[col_run[i]], endpoint[i]]);
             }
-            if blocked(Direction::Up) || blocked(Direction::Down) {
+            if blocked(Dir::Up) || blocked(Dir::Down) {
                 cnf.clause([row[row_run[i]], endpoint[i]]);
             }
         }

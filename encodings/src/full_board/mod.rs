@@ -27,51 +27,8 @@ pub mod window;
 /// A position on the board, `row` first (row 0 is the top).
 pub use crate::grid::Cell;
 
-/// A direction the ball can roll in, in the order the puzzle's arrows are numbered
-/// (U+2190 + index).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Direction {
-    Left,
-    Up,
-    Right,
-    Down,
-}
-
-impl Direction {
-    pub const ALL: [Direction; 4] = [
-        Direction::Left,
-        Direction::Up,
-        Direction::Right,
-        Direction::Down,
-    ];
-
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// `(row step, column step)`.
-    pub fn delta(self) -> (isize, isize) {
-        match self {
-            Direction::Left => (0, -1),
-            Direction::Up => (-1, 0),
-            Direction::Right => (0, 1),
-            Direction::Down => (1, 0),
-        }
-    }
-
-    pub fn opposite(self) -> Direction {
-        Direction::ALL[(self.index() + 2) % 4]
-    }
-
-    /// One letter: `L`, `U`, `R`, `D`.
-    pub fn letter(self) -> char {
-        ['L', 'U', 'R', 'D'][self.index()]
-    }
-
-    pub fn from_letter(letter: char) -> Option<Direction> {
-        Direction::ALL.into_iter().find(|d| d.letter() == letter)
-    }
-}
+/// A direction the ball can roll in (the grid's four directions).
+pub use crate::grid::Dir;
 
 /// The board: `rows x cols` cells, each open or an obstacle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,7 +66,7 @@ impl Board {
     }
 
     /// The neighbour of `cell` in direction `dir` if it is on the board and open.
-    pub fn open_neighbour(&self, cell: Cell, dir: Direction) -> Option<Cell> {
+    pub fn open_neighbour(&self, cell: Cell, dir: Dir) -> Option<Cell> {
         let (dr, dc) = dir.delta();
         let next = Cell::new(
             cell.row.checked_add_signed(dr)?,
@@ -123,7 +80,7 @@ impl Board {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Plan {
     pub start: Cell,
-    pub moves: Vec<Direction>,
+    pub moves: Vec<Dir>,
 }
 
 /// The open cells numbered `0..n` row-major, with each cell's open neighbours by
@@ -142,7 +99,7 @@ impl CellIndex {
             cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
         let neighbour = cells
             .iter()
-            .map(|&c| Direction::ALL.map(|d| board.open_neighbour(c, d).map(|n| number[&n])))
+            .map(|&c| Dir::ALL.map(|d| board.open_neighbour(c, d).map(|n| number[&n])))
             .collect();
         CellIndex { cells, neighbour }
     }

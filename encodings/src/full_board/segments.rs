@@ -30,7 +30,7 @@
 //! projection, but a model count of the tied formula would count covers, not games.
 
 use super::lines::{LineCover, Lines};
-use super::{Board, CellIndex, Direction, Plan};
+use super::{Board, CellIndex, Dir, Plan};
 use crate::card::CardEncoding;
 use crate::cnf::{Cnf, Lit};
 
@@ -137,9 +137,9 @@ impl Segments {
         };
         for axis in 0..2 {
             let along = if axis == 0 {
-                [dir[Direction::Left.index()], dir[Direction::Right.index()]]
+                [dir[Dir::Left.index()], dir[Dir::Right.index()]]
             } else {
-                [dir[Direction::Up.index()], dir[Direction::Down.index()]]
+                [dir[Dir::Up.index()], dir[Dir::Down.index()]]
             };
             let lines = tie.lines(axis).clone();
             let on: Vec<Lit> = lines.lit.iter().map(|_| cnf.fresh_lit()).collect();
@@ -170,10 +170,7 @@ impl Segments {
         };
         let cover = &tie.cover;
         let done = self.complete[k];
-        let [h0, h1] = [
-            first[Direction::Left.index()],
-            first[Direction::Right.index()],
-        ];
+        let [h0, h1] = [first[Dir::Left.index()], first[Dir::Right.index()]];
         let (more, fewer) = (k.div_ceil(2), k / 2);
         for lit in cover.beyond(more, fewer) {
             cnf.clause([!done, !lit, !h0]);
@@ -214,7 +211,7 @@ impl Segments {
             // Implied, stated for propagation: a move stops where the cell ahead is
             // blocked and the cell behind is visited, so moves alternate between
             // horizontal and vertical.
-            for d in Direction::ALL {
+            for d in Dir::ALL {
                 let same_axis = [dir[d.index()], dir[d.opposite().index()]];
                 cnf.clause([!previous[d.index()], !same_axis[0]]);
                 cnf.clause([!previous[d.index()], !same_axis[1]]);
@@ -232,7 +229,7 @@ impl Segments {
             cnf.implies(before[c], visited[c]);
             cnf.implies(pass[c], visited[c]);
             cnf.clause([!visited[c], before[c], pass[c]]);
-            for d in Direction::ALL {
+            for d in Dir::ALL {
                 let go = dir[d.index()];
                 match self.index.neighbour[c][d.opposite().index()] {
                     None => cnf.clause([!pass[c], !go]),
@@ -275,7 +272,7 @@ impl Segments {
                     .iter()
                     .position(|l| l.eval(values))
                     .expect("exactly one direction per move");
-                Direction::ALL[d]
+                Dir::ALL[d]
             })
             .collect();
         Plan {

@@ -22,7 +22,7 @@
 //! Size: about `4n` step variables, `n(2B + 2)` for times and carries, `4n(B + 1)` for
 //! comparators; clauses about `n(16B + 40)` plus the counter.
 
-use super::{Board, CellIndex, Direction, Plan};
+use super::{Board, CellIndex, Dir, Plan};
 use crate::card::CardEncoding;
 use crate::cnf::{Cnf, Lit};
 
@@ -59,7 +59,7 @@ impl Successor {
         // `entry[i][d]`: the step that enters `i` travelling in direction `d`.
         let entry: Vec<[Option<Lit>; 4]> = (0..n)
             .map(|i| {
-                Direction::ALL.map(|d| {
+                Dir::ALL.map(|d| {
                     index.neighbour[i][d.opposite().index()].and_then(|h| step[h][d.index()])
                 })
             })
@@ -96,7 +96,7 @@ impl Successor {
                     });
                 }
             }
-            for d in Direction::ALL {
+            for d in Dir::ALL {
                 let (Some(go), Some(j)) = (step[i][d.index()], index.neighbour[i][d.index()])
                 else {
                     continue;
@@ -123,14 +123,14 @@ impl Successor {
         // earlier[i][d]: the neighbour in direction d was visited before i.
         let mut earlier: Vec<[Option<Lit>; 4]> = vec![[None; 4]; n];
         for i in 0..n {
-            for d in Direction::ALL {
+            for d in Dir::ALL {
                 if let Some(j) = index.neighbour[i][d.index()] {
                     earlier[i][d.index()] = Some(less_than(cnf, &time[j], &time[i]));
                 }
             }
         }
         for i in 0..n {
-            for d in Direction::ALL {
+            for d in Dir::ALL {
                 let Some(j) = index.neighbour[i][d.index()] else {
                     continue;
                 };
@@ -150,7 +150,7 @@ impl Successor {
         cnf.begin_group("rolling");
         let mut move_start = Vec::with_capacity(n);
         for i in 0..n {
-            for d in Direction::ALL {
+            for d in Dir::ALL {
                 if let (Some(enter), Some(_)) = (entry[i][d.index()], index.neighbour[i][d.index()])
                 {
                     let on = step[i][d.index()].expect("neighbour exists");
@@ -158,7 +158,7 @@ impl Successor {
                 }
             }
             let starts = cnf.fresh_lit();
-            for d in Direction::ALL {
+            for d in Dir::ALL {
                 if let Some(go) = step[i][d.index()] {
                     match entry[i][d.index()] {
                         Some(enter) => cnf.clause([!go, enter, starts]),
@@ -198,9 +198,9 @@ impl Successor {
             .position(|l| l.eval(values))
             .expect("exactly one first cell");
         let start = self.index.cells[at];
-        let mut moves: Vec<Direction> = Vec::new();
+        let mut moves: Vec<Dir> = Vec::new();
         for _ in 1..self.index.len() {
-            let d = Direction::ALL
+            let d = Dir::ALL
                 .into_iter()
                 .find(|d| self.step[at][d.index()].is_some_and(|l| l.eval(values)))
                 .expect("every cell but the last has a step");

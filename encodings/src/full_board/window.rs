@@ -44,7 +44,7 @@
 //! at most `4w(w-2)` for steps to the next cell, `2(w-1)` per endpoint, and a few per
 //! cell for exactly-one and the rolling rule.
 
-use super::{Board, Cell, Direction};
+use super::{Board, Cell, Dir};
 use crate::card::CardEncoding;
 use crate::cnf::{Cnf, Lit};
 
@@ -94,7 +94,7 @@ impl Window {
         let beside: Vec<[Beside; 4]> = cells
             .iter()
             .map(|&c| {
-                Direction::ALL.map(|d| match board.open_neighbour(c, d) {
+                Dir::ALL.map(|d| match board.open_neighbour(c, d) {
                     None => Beside::Blocked,
                     Some(x) if inside(x) => Beside::Inside(number(x).expect("open, inside")),
                     Some(_) => Beside::Outside,
@@ -124,7 +124,7 @@ impl Window {
         // outside); enter[i][d]: the ball comes into cell i rolling in direction d.
         let mut leave = vec![[None::<Lit>; 4]; w];
         for i in 0..w {
-            for d in Direction::ALL {
+            for d in Dir::ALL {
                 if beside[i][d.index()] != Beside::Blocked {
                     leave[i][d.index()] = Some(cnf.fresh_lit());
                 }
@@ -132,7 +132,7 @@ impl Window {
         }
         let mut enter = vec![[None::<Lit>; 4]; w];
         for i in 0..w {
-            for d in Direction::ALL {
+            for d in Dir::ALL {
                 enter[i][d.index()] = match beside[i][d.opposite().index()] {
                     Beside::Blocked => None,
                     Beside::Inside(j) => leave[j][d.index()],
@@ -157,7 +157,7 @@ impl Window {
                 cnf.clause([!start[i], before(i, j)]);
                 cnf.clause([!end[i], before(j, i)]);
             }
-            for d in Direction::ALL {
+            for d in Dir::ALL {
                 let (Some(into), Some(back)) =
                     (enter[i][d.index()], leave[i][d.opposite().index()])
                 else {
@@ -166,7 +166,7 @@ impl Window {
                 // Never back to the cell the ball came from.
                 cnf.clause([!into, !back]);
             }
-            for d in Direction::ALL {
+            for d in Dir::ALL {
                 let Beside::Inside(j) = beside[i][d.index()] else {
                     continue;
                 };
@@ -222,7 +222,7 @@ impl Window {
                     if endpoint.eval(values) {
                         return mark;
                     }
-                    Direction::ALL
+                    Dir::ALL
                         .into_iter()
                         .find(|d| lits[d.index()].is_some_and(|l| l.eval(values)))
                         .map_or('?', |d| d.letter())

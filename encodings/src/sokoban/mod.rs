@@ -13,67 +13,8 @@ pub use encode::{Horizon, PlanEncoding, Pruning};
 
 use crate::grid::Cell;
 
-/// A direction of a walk step or a push.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Dir {
-    Left,
-    Up,
-    Right,
-    Down,
-}
-
-impl Dir {
-    pub const ALL: [Dir; 4] = [Dir::Left, Dir::Up, Dir::Right, Dir::Down];
-
-    /// Row and column change of one step.
-    pub fn delta(self) -> (isize, isize) {
-        match self {
-            Dir::Left => (0, -1),
-            Dir::Up => (-1, 0),
-            Dir::Right => (0, 1),
-            Dir::Down => (1, 0),
-        }
-    }
-
-    pub fn opposite(self) -> Dir {
-        match self {
-            Dir::Left => Dir::Right,
-            Dir::Up => Dir::Down,
-            Dir::Right => Dir::Left,
-            Dir::Down => Dir::Up,
-        }
-    }
-
-    /// LURD notation: lower case for a walk step, upper case for a push.
-    pub fn lurd(self, push: bool) -> char {
-        let c = match self {
-            Dir::Left => 'l',
-            Dir::Up => 'u',
-            Dir::Right => 'r',
-            Dir::Down => 'd',
-        };
-        if push {
-            c.to_ascii_uppercase()
-        } else {
-            c
-        }
-    }
-
-    pub fn from_lurd(c: char) -> Option<(Dir, bool)> {
-        let dir = match c.to_ascii_lowercase() {
-            'l' => Dir::Left,
-            'u' => Dir::Up,
-            'r' => Dir::Right,
-            'd' => Dir::Down,
-            _ => return None,
-        };
-        Some((dir, c.is_ascii_uppercase()))
-    }
-
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
+/// A direction of a walk step or a push (the grid's four directions).
+pub use crate::grid::Dir;
 
 /// One push: the box standing on `from` moves one square in `dir` (the player stands on
 /// the square before `from` and ends on `from`).
