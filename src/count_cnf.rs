@@ -1,12 +1,12 @@
 //! `gridsat count-cnf FILE.cnf`: the projected model count of any DIMACS file, so the
 //! engine can be compared with other model counters (sharpSAT, d4, Ganak).
 
+use crate::cli::Exit;
 use crate::dimacs::parse_dimacs;
 use crate::input::{read_puzzle_file, InputError};
 use crate::solver::count::{count_with_stats, Solutions};
 use std::io::Write;
 use std::ops::ControlFlow;
-use std::process::ExitCode;
 
 /// Count (or list) the models of a DIMACS CNF file, projected on its `c p show` set.
 ///
@@ -34,7 +34,7 @@ pub struct Args {
     pub stats: bool,
 }
 
-pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: &Args) -> anyhow::Result<Exit> {
     let text = read_puzzle_file(&args.file)?;
     let cnf = parse_dimacs(&text).map_err(|e| InputError::new(&args.file, e))?;
     let stdout = std::io::stdout();
@@ -99,5 +99,5 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             stats
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Solved)
 }

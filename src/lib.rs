@@ -1,6 +1,8 @@
 //! gridsat: read a grid puzzle, compile it to CNF, solve it, verify and print solutions.
 
+pub mod answer;
 pub mod battleship;
+pub mod cli;
 pub mod count_cnf;
 pub mod dimacs;
 pub mod error;

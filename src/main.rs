@@ -1,6 +1,7 @@
 //! The `gridsat` command line: one subcommand per puzzle.
 
 use clap::{Parser, Subcommand};
+use gridsat::cli::Exit;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -53,37 +54,26 @@ fn main() -> ExitCode {
         Command::CountCnf(args) => gridsat::count_cnf::run(args),
         Command::Bench(Bench::StarBattle(args)) => gridsat::star_battle::bench::run(args),
     };
-    match result {
-        Ok(code) => code,
-        // A reader that stopped early (`| head`) is not an error worth a message.
-        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+    let exit = match result {
+        Ok(exit) => exit,
+        Err(error) if Exit::is_broken_pipe(&error) => Exit::Solved,
         Err(error) => {
             eprintln!("gridsat: {error:#}");
-            if is_internal(&error) {
-                ExitCode::from(3)
+            if is_full_board_bug(&error) {
+                Exit::Internal
             } else {
-                ExitCode::from(2)
+                Exit::of_error(&error)
             }
         }
-    }
+    };
+    exit.into()
 }
 
-/// A bug caught by an independent check: exit status 3 for every command.
-fn is_internal(error: &anyhow::Error) -> bool {
+/// Full Board's own rejection type, until it uses `InternalError`.
+fn is_full_board_bug(error: &anyhow::Error) -> bool {
     use gridsat::full_board::solve::SolveError as FullBoardError;
-    error
-        .downcast_ref::<gridsat::error::InternalError>()
-        .is_some()
-        || matches!(
-            error.downcast_ref::<FullBoardError>(),
-            Some(FullBoardError::Rejected(_))
-        )
-}
-
-fn is_broken_pipe(error: &anyhow::Error) -> bool {
-    error.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-    })
+    matches!(
+        error.downcast_ref::<FullBoardError>(),
+        Some(FullBoardError::Rejected(_))
+    )
 }

@@ -1,7 +1,8 @@
 //! The `gridsat battleship` command line, end to end: the seed's exact output, the modern
 //! flags, and errors that name the file and line.
 
-use std::io::Write;
+mod common;
+use common::write_temp;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -90,15 +91,9 @@ fn unknown_ships_print_the_type_they_took_and_unknown_sums_draw_as_question_mark
     assert!(text.contains("|?\n"), "{text}");
 }
 
-fn temp_puzzle(text: &str) -> tempfile::NamedTempFile {
-    let mut file = tempfile::NamedTempFile::new().unwrap();
-    file.write_all(text.as_bytes()).unwrap();
-    file
-}
-
 #[test]
 fn no_solutions() {
-    let file = temp_puzzle("board 2 2\nrows 2 2\ncols 2 2\ndestroyer\ndestroyer\n");
+    let file = write_temp("board 2 2\nrows 2 2\ncols 2 2\ndestroyer\ndestroyer\n");
     let path = file.path().to_str().unwrap();
     for args in [vec![path], vec![path, "find_all_solutions"]] {
         let out = gridsat(&args);
@@ -281,7 +276,7 @@ fn bad_input_names_the_file_and_line() {
         ),
     ];
     for (text, line, message) in cases {
-        let file = temp_puzzle(text);
+        let file = write_temp(text);
         let path = file.path().to_str().unwrap().to_string();
         let out = gridsat(&[&path]);
         assert_eq!(out.status.code(), Some(2), "{text:?}");
@@ -293,7 +288,7 @@ fn bad_input_names_the_file_and_line() {
         assert!(err.contains(message), "{text:?}: {err}");
         assert!(out.stdout.is_empty());
     }
-    let file = temp_puzzle("board 2 2\ncols 1 1\nsubmarine\n");
+    let file = write_temp("board 2 2\ncols 1 1\nsubmarine\n");
     let err = stderr(&gridsat(&[file.path().to_str().unwrap()]));
     assert!(err.contains("no 'rows' line"), "{err}");
     let err = stderr(&gridsat(&[Path::new("/nonexistent/puzzle.txt")
@@ -327,7 +322,7 @@ fn usage_errors() {
     let mut text = String::from("board 1 100\nrows 50\ncols");
     text.push_str(&" ?".repeat(100));
     text.push_str("\nsubmarine\n");
-    let file = temp_puzzle(&text);
+    let file = write_temp(&text);
     let out = gridsat(&[file.path().to_str().unwrap(), "--card", "pairwise"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -343,7 +338,7 @@ fn usage_errors() {
     text.push_str(&" ?".repeat(100));
     text.push('\n');
     text.push_str(&"unknown\n".repeat(300));
-    let file = temp_puzzle(&text);
+    let file = write_temp(&text);
     let out = gridsat(&[file.path().to_str().unwrap(), "--count"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(

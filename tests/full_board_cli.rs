@@ -2,6 +2,8 @@
 //! the course's stdin interface, edge cases and bad input. The map files under
 //! examples/full-board/ are copies of /work/shared/corpus/full-board (see SOURCE.md).
 
+mod common;
+use common::write_temp;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -93,12 +95,6 @@ fn missing_file_prints_the_course_message() {
     let output = run(&[], "/no/such/file.txt\n");
     assert_eq!(stdout(&output), "File not found.\nComplete\n");
     assert!(!output.status.success());
-}
-
-fn write_temp(text: &str) -> tempfile::NamedTempFile {
-    let mut file = tempfile::NamedTempFile::new().unwrap();
-    file.write_all(text.as_bytes()).unwrap();
-    file
 }
 
 #[test]

@@ -1,13 +1,7 @@
 //! The modern Star Battle interface and its errors, end to end on the binary.
 
 mod common;
-use common::{gridsat, stderr, stdout};
-
-fn write_temp(text: &str) -> tempfile::NamedTempFile {
-    let f = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(f.path(), text).unwrap();
-    f
-}
+use common::{gridsat, stderr, stdout, write_temp};
 
 #[test]
 fn bad_files_name_the_file_and_line_and_exit_2() {

@@ -6,6 +6,7 @@ use super::render::{json_solution, write_board, write_ships, write_solution};
 use super::solve::{
     count_solutions, determined, list_solutions, uniqueness, Listing, Rejected, Verdict,
 };
+use crate::cli::Exit;
 use crate::input::{read_puzzle_file, InputError};
 use crate::modes::{Format, ModeArgs};
 use anyhow::bail;
@@ -17,7 +18,6 @@ use serde_json::json;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -86,7 +86,7 @@ impl Args {
     }
 }
 
-pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: &Args) -> anyhow::Result<Exit> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = run_to(args, &mut out);
@@ -95,7 +95,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         Ok(code) => Ok(code),
         Err(e) if e.downcast_ref::<Rejected>().is_some() => {
             eprintln!("gridsat: {e:#}");
-            Ok(ExitCode::from(3))
+            Ok(Exit::Internal)
         }
         Err(e) => Err(e),
     }
@@ -103,7 +103,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 
 /// Reads the puzzle named by `args` and answers on `out` (the whole command, minus the
 /// mapping of internal errors to exit status 3).
-pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<Exit> {
     if args.find_all_solutions.is_some() && args.modern_mode() {
         bail!("find_all_solutions is the seed's command line; with --all, --count, --unique, --determined or --format, leave it out");
     }
@@ -158,11 +158,7 @@ pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         };
         print_solutions(args, &puzzle, &encoded, limit, out)?
     };
-    Ok(if found {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(if found { Exit::Solved } else { Exit::NoAnswer })
 }
 
 fn load(path: &Path) -> anyhow::Result<Puzzle> {

@@ -4,12 +4,12 @@
 use super::parse::{parse_maps, MapEntry};
 use super::render::{json_map, legacy_map, sorted_boards};
 use super::solve::{solve, Options, Verdict};
+use crate::cli::Exit;
 use crate::input::{read_puzzle_file, InputError};
 use gridsat_encodings::card::CardEncoding;
 use gridsat_encodings::full_board::Encoding;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Debug, clap::Args)]
@@ -56,7 +56,7 @@ pub struct Args {
     pub no_search: bool,
 }
 
-pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: &Args) -> anyhow::Result<Exit> {
     let path = match &args.input {
         Some(path) => path.clone(),
         None => {
@@ -69,7 +69,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     if !path.is_file() {
         // The course's answer for a missing file.
         write!(stdout, "File not found.\nComplete\n")?;
-        return Ok(ExitCode::from(1));
+        return Ok(Exit::NoAnswer);
     }
     let maps = read_maps(&path)?;
     let options = Options {
@@ -116,7 +116,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     } else if !args.unique {
         writeln!(stdout, "Complete")?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Solved)
 }
 
 fn read_maps(path: &Path) -> anyhow::Result<Vec<MapEntry>> {

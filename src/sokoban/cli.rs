@@ -7,18 +7,11 @@ use super::render::board_lines;
 use super::simulate::replay;
 use super::solve::{solve_with_deadline, EncodingSize, SatOptions};
 use super::{astar, bfs, portfolio, Limits, Outcome};
+use crate::cli::Exit;
 use crate::input::{read_puzzle_file, InputError};
 use gridsat_encodings::sokoban::Pruning;
 use std::io::Write;
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
-
-/// Exit status when every level was solved.
-pub const EXIT_SOLVED: u8 = 0;
-/// Exit status when a level is proven unsolvable (and none gave up).
-pub const EXIT_UNSOLVABLE: u8 = 1;
-/// Exit status when the search gave up on a level (time or size limit).
-pub const EXIT_GAVE_UP: u8 = 4;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Method {
@@ -213,24 +206,20 @@ pub struct LevelReport {
     pub boards: Option<Vec<Vec<String>>>,
 }
 
-pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: &Args) -> anyhow::Result<Exit> {
     let text = read_puzzle_file(&args.input)?;
     let entries = parse_levels(&text, args.input_format, args.level)
         .map_err(|e| InputError::new(&args.input, e))?;
-    let mut worst = EXIT_SOLVED;
+    let mut worst = Exit::Solved;
     let mut reports = Vec::new();
     let portfolio = portfolio::Portfolio::default();
     for entry in &entries {
         let report = solve_level(entry, args, &portfolio)?;
-        let code = match report.outcome {
-            "solved" => EXIT_SOLVED,
-            "unsolvable" => EXIT_UNSOLVABLE,
-            _ => EXIT_GAVE_UP,
-        };
-        worst = match (worst, code) {
-            (EXIT_GAVE_UP, _) | (_, EXIT_GAVE_UP) => EXIT_GAVE_UP,
-            (a, b) => a.max(b),
-        };
+        worst = worst.and(match report.outcome {
+            "solved" => Exit::Solved,
+            "unsolvable" => Exit::NoAnswer,
+            _ => Exit::GaveUp,
+        });
         if args.format == OutputFormat::Text {
             let mut out = std::io::stdout().lock();
             write!(out, "{}", text_report(&report))?;
@@ -245,7 +234,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             serde_json::to_string_pretty(&reports)?
         )?;
     }
-    Ok(ExitCode::from(worst))
+    Ok(worst)
 }
 
 fn solve_level(

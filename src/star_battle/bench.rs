@@ -3,12 +3,12 @@
 use super::cli::RuleArg;
 use super::parse::parse;
 use super::solve::Problem;
+use crate::cli::Exit;
 use crate::input::{read_puzzle_file, InputError};
 use crate::solver::{Session, Uniqueness};
 use gridsat_encodings::star_battle::LineRule;
 use gridsat_encodings::CardEncoding;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Compare the cardinality encodings on one Star Battle puzzle: CNF size, time to the
@@ -28,7 +28,7 @@ pub struct Args {
     pub repeat: usize,
 }
 
-pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: &Args) -> anyhow::Result<Exit> {
     let text = read_puzzle_file(&args.input)?;
     let parsed = parse(&text).map_err(|e| InputError::new(&args.input, e))?;
     let stars = args
@@ -87,7 +87,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             ms(unique),
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Solved)
 }
 
 fn median(repeat: usize, mut f: impl FnMut()) -> Duration {

@@ -5,6 +5,7 @@ use super::render::{
     board_lines, determined_lines, differing_cells, write_seed_output, JsonSolution,
 };
 use super::solve::{Problem, SolveError, Verdict};
+use crate::cli::Exit;
 use crate::input::{read_puzzle_file, InputError};
 use crate::modes::{Format, ModeArgs};
 use crate::solver::count::Count;
@@ -13,7 +14,6 @@ use gridsat_encodings::star_battle::LineRule;
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -82,7 +82,7 @@ struct SeedMode {
     all: bool,
 }
 
-pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: &Args) -> anyhow::Result<Exit> {
     let parsed = load(&args.input)?;
     if !args.seed.is_empty() {
         return run_seed(args, parsed);
@@ -137,21 +137,21 @@ fn rule_of(arg: Option<RuleArg>, default: LineRule) -> LineRule {
 }
 
 /// Maps a solver outcome to the documented exit status.
-fn finish(result: Result<bool, anyhow::Error>) -> anyhow::Result<ExitCode> {
+fn finish(result: Result<bool, anyhow::Error>) -> anyhow::Result<Exit> {
     match result {
-        Ok(true) => Ok(ExitCode::SUCCESS),
-        Ok(false) => Ok(ExitCode::from(1)),
+        Ok(true) => Ok(Exit::Solved),
+        Ok(false) => Ok(Exit::NoAnswer),
         Err(e) => match e.downcast_ref::<SolveError>() {
             Some(SolveError::Rejected(_)) => {
                 eprintln!("gridsat: {e:#}");
-                Ok(ExitCode::from(3))
+                Ok(Exit::Internal)
             }
             _ => Err(e),
         },
     }
 }
 
-fn run_seed(args: &Args, parsed: ParsedPuzzle) -> anyhow::Result<ExitCode> {
+fn run_seed(args: &Args, parsed: ParsedPuzzle) -> anyhow::Result<Exit> {
     if args.seed.len() != 4 {
         bail!(
             "the seed's command line takes INPUT OUTPUT S count|print one_solution|all_solutions; \

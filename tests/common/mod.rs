@@ -1,6 +1,7 @@
 //! Helpers shared by the end-to-end tests.
 #![allow(dead_code)]
 
+pub mod mutate;
 pub mod sokoban;
 
 use std::path::{Path, PathBuf};
@@ -24,6 +25,13 @@ pub fn stdout(o: &Output) -> String {
 
 pub fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// A temporary file holding `text`, removed when dropped.
+pub fn write_temp(text: &str) -> tempfile::NamedTempFile {
+    let file = tempfile::NamedTempFile::new().expect("a temporary file");
+    std::fs::write(file.path(), text).expect("the temporary file is writable");
+    file
 }
 
 pub fn read(path: &Path) -> String {

@@ -1,10 +1,17 @@
 //! Reading puzzle files, and errors that name the file, the line and the problem.
+//!
+//! Every parser is a grammar written with the pieces of `grammar`; what it finds wrong
+//! comes back as a `ParseError` (a line and a message), which `InputError` prints as
+//! `FILE:LINE: problem`.
+
+pub mod grammar;
 
 use std::fmt;
 use std::path::Path;
 
-/// A problem a parser found in puzzle text, at a 1-based line (0 when the text as a
-/// whole is at fault, e.g. it is empty).
+/// A problem a parser found in puzzle text, at a 1-based line. (A parser may say 0 when
+/// the text as a whole is at fault, e.g. it is empty; it is shown as line 1, so that
+/// every message reads `FILE:LINE: problem`.)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
     pub line: usize,
@@ -41,11 +48,7 @@ pub struct InputError {
 }
 
 fn display_in_file(file: &str, error: &ParseError) -> String {
-    if error.line == 0 {
-        format!("{file}: {}", error.message)
-    } else {
-        format!("{file}:{}: {}", error.line, error.message)
-    }
+    format!("{file}:{}: {}", error.line.max(1), error.message)
 }
 
 impl InputError {
@@ -72,14 +75,20 @@ pub fn read_puzzle_file(path: &Path) -> anyhow::Result<String> {
         );
     }
     let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    Ok(decode_text(path, bytes)?)
+}
+
+/// The text of a puzzle file's bytes, or an error naming the first line that is not
+/// UTF-8.
+pub fn decode_text(path: &Path, bytes: Vec<u8>) -> Result<String, InputError> {
     String::from_utf8(bytes).map_err(|e| {
         let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
             .iter()
             .filter(|&&b| b == b'\n')
             .count();
-        anyhow::anyhow!(
-            "{}:{line}: the file is not valid UTF-8 text",
-            path.display()
+        InputError::new(
+            path,
+            ParseError::new(line, "the file is not valid UTF-8 text"),
         )
     })
 }
