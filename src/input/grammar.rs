@@ -29,6 +29,8 @@ pub struct GrammarError<'a> {
     pub at: Span<'a>,
     pub expected: Option<Cow<'static, str>>,
     pub message: Option<String>,
+    /// A guess at the cause, added after the message in parentheses.
+    pub hint: Option<String>,
 }
 
 impl<'a> GrammarError<'a> {
@@ -37,6 +39,7 @@ impl<'a> GrammarError<'a> {
             at,
             expected: None,
             message: Some(message.into()),
+            hint: None,
         }
     }
 
@@ -49,12 +52,16 @@ impl<'a> GrammarError<'a> {
     /// whole text the grammar ran on.
     pub fn to_parse_error(&self, text: &str) -> ParseError {
         let (found, line) = found_at(self.at, text);
-        let message = match (&self.message, &self.expected) {
+        let mut message = match (&self.message, &self.expected) {
             (Some(message), _) => message.clone(),
             (None, Some(expected)) => format!("expected {expected}, found {found}"),
             (None, None) => format!("unexpected {found}"),
         };
-        let line = if self.message.is_some() {
+        if let Some(hint) = &self.hint {
+            message.push_str(&format!(" ({hint})"));
+        }
+        // A message names its own span, unless that is the end of the file.
+        let line = if self.message.is_some() && !self.at.fragment().trim().is_empty() {
             self.at.location_line() as usize
         } else {
             line
@@ -95,6 +102,7 @@ impl<'a> nom::error::ParseError<Span<'a>> for GrammarError<'a> {
             at,
             expected: None,
             message: None,
+            hint: None,
         }
     }
 
@@ -143,6 +151,21 @@ pub fn expecting<'a, T>(
                 if error.is_bare() {
                     error.expected = Some(Cow::Owned(what()));
                 }
+                error
+            })
+        })
+    }
+}
+
+/// `parser`, with `hint` (a guess at the cause) added to any error it gives.
+pub fn hinting<'a, T>(
+    hint: impl Fn() -> String,
+    mut parser: impl Parser<Span<'a>, Output = T, Error = GrammarError<'a>>,
+) -> impl FnMut(Span<'a>) -> Parsed<'a, T> {
+    move |input| {
+        parser.parse(input).map_err(|e| {
+            e.map(|mut error| {
+                error.hint.get_or_insert_with(&hint);
                 error
             })
         })
