@@ -261,7 +261,7 @@ pub struct Encoded {
 
 pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
     let mut cnf = Cnf::new();
-    let ship = cnf.bool_grid(puzzle.rows, puzzle.cols);
+    let ship = LitGrid::primary(&mut cnf, puzzle.rows, puzzle.cols);
     let card = options.card;
     let (known, unknown) = puzzle.fleet_census();
 
