@@ -1,8 +1,9 @@
 //! The CNF builder every puzzle encoding writes into: clauses, named groups, the
 //! projection set, the DIMACS writer, and the record of the cardinality constraints.
 //!
-//! It sits just above `lit`: the encodings (`card`) and grid shapes (`grid`) are built on
-//! it, not the other way round.
+//! It sits just above `lit` and names no encoding: the encodings (`card`) and grid shapes
+//! (`grid`) are built on it, so the cardinality record carries its encoding's behaviour
+//! (how to fill the auxiliary variables) as a function instead of naming the encoding.
 
 use std::fmt;
 use std::io;
@@ -36,7 +37,7 @@ pub struct Cnf {
 }
 
 /// A cardinality constraint `lo <= (number of true literals among lits) <= hi`, stated
-/// through `CardEncoding::constrain`: its clauses are `clauses`, its auxiliary
+/// through `CardinalityEncoding::constrain`: its clauses are `clauses`, its auxiliary
 /// variables (private to it: no other clause mentions them) are `aux`.
 ///
 /// The clauses alone say everything (DIMACS output, CDCL solvers and
@@ -44,24 +45,33 @@ pub struct Cnf {
 /// cardinality constraints natively, such as the counting engine, drop those clauses
 /// and variables and count over `lits` directly. `fill_aux` gives the auxiliary
 /// variables back their values (each is a function of the inputs).
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// The encoding is carried as its name and its value filler, not as a `card` type: the
+/// encodings are built on this builder, and the builder must not depend on them.
+#[derive(Clone, Debug)]
 pub struct Cardinality {
     pub lits: Vec<Lit>,
     pub lo: usize,
     /// At most `lits.len()`.
     pub hi: usize,
-    pub encoding: crate::card::CardEncoding,
+    /// The name of the encoding that wrote the clauses (`CardEncoding::name`).
+    pub encoding: &'static str,
+    /// That encoding's value filler; call it through `fill_aux`.
+    pub fill: FillAux,
     pub clauses: Range<usize>,
     pub aux: Range<usize>,
 }
+
+/// Writes into `values` (indexed by variable) the values of the auxiliary variables of
+/// a recorded constraint, computed from the values of its inputs.
+pub type FillAux = fn(&Cardinality, &mut [bool]);
 
 impl Cardinality {
     /// Writes into `values` (indexed by variable) the value of every auxiliary variable
     /// of this constraint, computed from the values of its inputs.
     pub fn fill_aux(&self, values: &mut [bool]) {
         if !self.aux.is_empty() {
-            self.encoding
-                .fill_counter(&self.lits, self.lo, self.hi, self.aux.start, values);
+            (self.fill)(self, values);
         }
     }
 }
@@ -114,7 +124,8 @@ impl Cnf {
         self.projection.push(var);
     }
 
-    /// The cardinality constraints stated through `CardEncoding::constrain`, in order.
+    /// The cardinality constraints stated through `CardinalityEncoding::constrain`, in
+    /// order.
     pub fn cardinalities(&self) -> &[Cardinality] {
         &self.cardinalities
     }
