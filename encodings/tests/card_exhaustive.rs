@@ -147,60 +147,64 @@ fn exhaustive<E: CardinalityEncoding>() {
     }
 }
 
-fn unary_counter_outputs_mean_at_least_j<E: CardinalityEncoding>() {
+/// Calls `check(cnf, inputs, m, outputs)` for every unary counter `E` builds over
+/// `n <= 6` inputs; the inputs are the variables `0..n`, the counter's own come next.
+fn each_counter<E: CardinalityEncoding>(mut check: impl FnMut(&Cnf, &[Lit], usize, &[Lit])) {
     for n in 1..=6 {
         for m in 1..=n {
             let mut cnf = Cnf::new();
             let inputs: Vec<Lit> = (0..n).map(|_| cnf.primary_var().positive()).collect();
             let outputs = E::unary_counter(&mut cnf, &inputs, m);
-            let base: Vec<Vec<Lit>> = cnf.clauses().map(|c| c.to_vec()).collect();
-            for bits in 0..(1u32 << n) {
-                for (j, &out) in outputs.iter().enumerate() {
-                    let mut clauses = base.clone();
-                    for (i, &lit) in inputs.iter().enumerate() {
-                        clauses.push(vec![if bits >> i & 1 == 1 { lit } else { !lit }]);
-                    }
-                    clauses.push(vec![out]);
-                    let expected = u64::from(bits.count_ones() as usize > j);
-                    assert_eq!(
-                        count_models(cnf.num_vars(), &clauses),
-                        expected,
-                        "{} n={n} m={m} o_{} bits={bits:b}",
-                        E::NAME,
-                        j + 1
-                    );
-                }
-            }
+            check(&cnf, &inputs, m, &outputs);
         }
     }
 }
 
-/// `fill_counter` writes the one extension of the inputs that `counter`'s clauses allow
-/// (there is exactly one: `unary_counter_outputs_mean_at_least_j` counts the models).
-fn fill_counter_completes_the_inputs_to_a_model<E: CardinalityEncoding>() {
-    for n in 1..=6 {
-        for m in 1..=n {
-            let mut cnf = Cnf::new();
-            let inputs: Vec<Lit> = (0..n).map(|_| cnf.primary_var().positive()).collect();
-            let outputs = E::unary_counter(&mut cnf, &inputs, m);
-            for bits in 0..(1u32 << n) {
-                let mut values = vec![false; cnf.num_vars()];
-                for (i, value) in values[..n].iter_mut().enumerate() {
-                    *value = bits >> i & 1 == 1;
+fn unary_counter_outputs_mean_at_least_j<E: CardinalityEncoding>() {
+    each_counter::<E>(|cnf, inputs, m, outputs| {
+        let n = inputs.len();
+        let base: Vec<Vec<Lit>> = cnf.clauses().map(|c| c.to_vec()).collect();
+        for bits in 0..(1u32 << n) {
+            for (j, &out) in outputs.iter().enumerate() {
+                let mut clauses = base.clone();
+                for (i, &lit) in inputs.iter().enumerate() {
+                    clauses.push(vec![if bits >> i & 1 == 1 { lit } else { !lit }]);
                 }
-                // The inputs are variables 0..n; the counter's own come next.
-                E::fill_counter(&inputs, m, n, &mut values);
-                assert!(
-                    cnf.is_satisfied_by(&values),
-                    "{} n={n} m={m} bits={bits:b}",
-                    E::NAME
+                clauses.push(vec![out]);
+                let expected = u64::from(bits.count_ones() as usize > j);
+                assert_eq!(
+                    count_models(cnf.num_vars(), &clauses),
+                    expected,
+                    "{} n={n} m={m} o_{} bits={bits:b}",
+                    E::NAME,
+                    j + 1
                 );
-                for (j, out) in outputs.iter().enumerate() {
-                    assert_eq!(out.eval(&values), bits.count_ones() as usize > j);
-                }
             }
         }
-    }
+    });
+}
+
+/// `fill_counter` completes every input assignment to a model of `counter`'s clauses,
+/// in which each output means what it should.
+fn fill_counter_completes_the_inputs_to_a_model<E: CardinalityEncoding>() {
+    each_counter::<E>(|cnf, inputs, m, outputs| {
+        let n = inputs.len();
+        for bits in 0..(1u32 << n) {
+            let mut values = vec![false; cnf.num_vars()];
+            for (i, value) in values[..n].iter_mut().enumerate() {
+                *value = bits >> i & 1 == 1;
+            }
+            E::fill_counter(inputs, m, n, &mut values);
+            assert!(
+                cnf.is_satisfied_by(&values),
+                "{} n={n} m={m} bits={bits:b}",
+                E::NAME
+            );
+            for (j, out) in outputs.iter().enumerate() {
+                assert_eq!(out.eval(&values), bits.count_ones() as usize > j);
+            }
+        }
+    });
 }
 
 /// `(variables, clauses)` of at most one of eight inputs.
