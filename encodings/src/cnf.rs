@@ -62,8 +62,9 @@ pub struct Cardinality {
     pub aux: Range<usize>,
 }
 
-/// Writes into `values` (indexed by variable) the values of the auxiliary variables of
-/// a recorded constraint, computed from the values of its inputs.
+/// An encoding's value filler, as a record carries it. A plain `fn` (no state, `Copy`)
+/// because the encodings are stateless; the record is what it reads (inputs, bounds,
+/// first auxiliary variable). `Cardinality::fill_aux` is the way to call it.
 pub type FillAux = fn(&Cardinality, &mut [bool]);
 
 impl Cardinality {
