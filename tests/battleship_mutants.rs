@@ -30,7 +30,10 @@ fn the_grammar_meets_every_mutant_with_an_answer_or_a_located_error() {
         let text = decode_text(name, bytes)?;
         gridsat::battleship::parse::parse_puzzle(&text).map_err(|e| InputError::new(name, e))
     });
-    assert!(accepted > 100 && refused > 1000, "{accepted} accepted, {refused} refused");
+    assert!(
+        accepted > 100 && refused > 1000,
+        "{accepted} accepted, {refused} refused"
+    );
 }
 
 #[test]

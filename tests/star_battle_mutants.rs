@@ -25,7 +25,10 @@ fn the_grammars_meet_every_mutant_with_an_answer_or_a_located_error() {
         gridsat::star_battle::parse::parse(&text).map_err(|e| InputError::new(name, e))
     });
     // Both outcomes must occur, or the mutants test nothing.
-    assert!(accepted > 100 && refused > 1000, "{accepted} accepted, {refused} refused");
+    assert!(
+        accepted > 100 && refused > 1000,
+        "{accepted} accepted, {refused} refused"
+    );
 }
 
 #[test]
@@ -36,7 +39,15 @@ fn the_binary_answers_mutants_with_a_documented_exit_status() {
             let file = write_temp("");
             std::fs::write(file.path(), &bytes).unwrap();
             let path = file.path().to_str().unwrap();
-            let out = gridsat(&["star-battle", path, "--stars", "1", "--unique", "--timeout", "2"]);
+            let out = gridsat(&[
+                "star-battle",
+                path,
+                "--stars",
+                "1",
+                "--unique",
+                "--timeout",
+                "2",
+            ]);
             let code = out.status.code();
             assert!(
                 matches!(code, Some(0 | 1 | 2 | 4)),

@@ -209,12 +209,21 @@ pub fn word<'a>(input: Span<'a>) -> Parsed<'a, Span<'a>> {
 }
 
 /// Runs a grammar over the whole of `text`: its value, or the first problem as a
-/// `ParseError` (1-based line, message in the user's words).
+/// `ParseError` (1-based line, message in the user's words). Text the grammar left
+/// unread (blanks aside) is an error too: a file is never read in part silently.
 pub fn parse_all<'a, T>(
     text: &'a str,
     mut grammar: impl Parser<Span<'a>, Output = T, Error = GrammarError<'a>>,
 ) -> Result<T, ParseError> {
     match grammar.parse(Span::new(text)) {
+        Ok((rest, _)) if !rest.fragment().trim().is_empty() => {
+            let (at, _) = multispace0::<_, GrammarError>(rest).unwrap_or((rest, rest));
+            let error = GrammarError {
+                expected: Some(Cow::Borrowed("the end of the file")),
+                ..nom::error::ParseError::from_error_kind(at, ErrorKind::Eof)
+            };
+            Err(error.to_parse_error(text))
+        }
         Ok((_, value)) => Ok(value),
         Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(e.to_parse_error(text)),
         Err(nom::Err::Incomplete(_)) => Err(ParseError::new(
@@ -264,6 +273,16 @@ mod tests {
             (e.line, e.message.as_str()),
             (1, "expected a sum, found the end of the line")
         );
+    }
+
+    #[test]
+    fn text_left_unread_is_an_error() {
+        let e = parse_all("4 3\n\n5", size).unwrap_err();
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (3, "expected the end of the file, found '5'")
+        );
+        assert_eq!(parse_all("4 3 \n\n", size), Ok((4, 3)));
     }
 
     #[test]
