@@ -269,3 +269,80 @@ fn dimacs_output_has_header_and_projection() {
     );
     assert!(stderr(&o).contains("zones"));
 }
+
+/// twonot2 with two stars has far too many solutions to count in a second: `--timeout`
+/// ends the run with what was proven (a lower bound) and exit status 4, in every mode
+/// that can take that long.
+#[test]
+fn timeout_gives_up_with_what_was_proven_and_exit_4() {
+    let p = "examples/star-battle/twonot2.txt";
+    let o = gridsat(&[
+        "star-battle",
+        p,
+        "--stars",
+        "2",
+        "--count",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("Number of solutions: at least "), "{text}");
+    assert!(text.contains("gave up at --timeout"), "{text}");
+
+    let o = gridsat(&[
+        "star-battle",
+        p,
+        "--stars",
+        "2",
+        "--count",
+        "--timeout",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(4));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["gave_up"], "time limit");
+
+    // A listing under a limit it cannot reach in time prints the solutions it found, each
+    // checked, and says that there are at least that many.
+    let o = gridsat(&[
+        "star-battle",
+        p,
+        "--stars",
+        "2",
+        "--all",
+        "--limit",
+        "10000000",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(4));
+    let text = stdout(&o);
+    let found = text.matches("Solution ").count();
+    assert!(
+        text.ends_with(&format!(
+            "{found} solutions found; gave up at --timeout after {} s: there are at least {found}, perhaps more.\n",
+            text.rsplit("after ").next().unwrap().split(' ').next().unwrap()
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn timeouts_must_be_finite_positive_numbers() {
+    for bad in ["0", "-5", "NaN", "inf", "1e20", "soon"] {
+        let flag = format!("--timeout={bad}");
+        let o = gridsat(&[
+            "star-battle",
+            "examples/star-battle/twonot1.txt",
+            "--stars",
+            "2",
+            &flag,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(stderr(&o).contains("--timeout"), "{bad}: {}", stderr(&o));
+    }
+}

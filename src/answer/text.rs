@@ -138,7 +138,7 @@ fn write_gave_up<P: BoardPuzzle>(
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     let after = format!(
-        "gave up after {:.1} s (--timeout)",
+        "gave up at --timeout after {:.1} s",
         gave_up.after.as_secs_f64()
     );
     let found = gave_up.boards.len();
