@@ -157,46 +157,55 @@ impl BoardPuzzle for LightUp {
         Ok(cells.to_vec())
     }
 
-    /// Shares nothing with `encode`: walks the board from every light.
+    /// Shares nothing with `encode`: walks the board from every light, the way a person
+    /// checks a solution.
     fn check(&self, lights: &Vec<bool>) -> Result<(), InternalError> {
         let fail = |why: String| Err(InternalError::new(format!("Light Up: {why}")));
-        let on = |c: Cell| lights[c.row * self.cols + c.col];
+        let at = |r: isize, c: isize| {
+            (r >= 0 && c >= 0 && (r as usize) < self.rows && (c as usize) < self.cols)
+                .then(|| r as usize * self.cols + c as usize)
+        };
         let mut lit = vec![false; lights.len()];
-        for r in 0..self.rows {
-            for c in 0..self.cols {
-                let cell = Cell::new(r, c);
-                match self.square(cell) {
-                    Square::Wall(_) if on(cell) => {
-                        return fail(format!("a light on the wall {cell:?}"))
+        for i in (0..lights.len()).filter(|&i| lights[i]) {
+            let (r, c) = ((i / self.cols) as isize, (i % self.cols) as isize);
+            if self.squares[i] != Square::White {
+                return fail(format!("a light on the wall at ({r}, {c})"));
+            }
+            lit[i] = true;
+            for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                let mut k = 1;
+                while let Some(j) = at(r + k * dr, c + k * dc) {
+                    if self.squares[j] != Square::White {
+                        break;
                     }
-                    Square::Wall(Some(n)) => {
-                        let seen = self.neighbours(cell).filter(|&x| on(x)).count();
-                        if seen != n {
-                            return fail(format!("wall {cell:?} has {seen} lights, not {n}"));
-                        }
+                    if lights[j] {
+                        return fail(format!("the light at ({r}, {c}) shines on another"));
                     }
-                    Square::White if on(cell) => {
-                        for other in self.runs(cell).iter().flatten() {
-                            if *other != cell && on(*other) {
-                                return fail(format!(
-                                    "lights {cell:?} and {other:?} see each other"
-                                ));
-                            }
-                            lit[other.row * self.cols + other.col] = true;
-                        }
-                    }
-                    _ => {}
+                    lit[j] = true;
+                    k += 1;
                 }
             }
         }
-        match (0..lights.len()).find(|&i| self.squares[i] == Square::White && !lit[i]) {
-            Some(i) => fail(format!(
-                "cell ({}, {}) is dark",
-                i / self.cols,
-                i % self.cols
-            )),
-            None => Ok(()),
+        for (i, square) in self.squares.iter().enumerate() {
+            let (r, c) = ((i / self.cols) as isize, (i % self.cols) as isize);
+            match square {
+                Square::White if !lit[i] => return fail(format!("cell ({r}, {c}) is dark")),
+                Square::Wall(Some(n)) => {
+                    let around = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+                        .iter()
+                        .filter_map(|(dr, dc)| at(r + dr, c + dc))
+                        .filter(|&j| lights[j])
+                        .count();
+                    if around != *n {
+                        return fail(format!(
+                            "the wall at ({r}, {c}) has {around} lights, not {n}"
+                        ));
+                    }
+                }
+                _ => {}
+            }
         }
+        Ok(())
     }
 
     fn board(&self, lights: &Vec<bool>) -> Vec<String> {
