@@ -59,21 +59,8 @@ fn main() -> ExitCode {
         Err(error) if Exit::is_broken_pipe(&error) => Exit::Solved,
         Err(error) => {
             eprintln!("gridsat: {error:#}");
-            if is_full_board_bug(&error) {
-                Exit::Internal
-            } else {
-                Exit::of_error(&error)
-            }
+            Exit::of_error(&error)
         }
     };
     exit.into()
-}
-
-/// Full Board's own rejection type, until it uses `InternalError`.
-fn is_full_board_bug(error: &anyhow::Error) -> bool {
-    use gridsat::full_board::solve::SolveError as FullBoardError;
-    matches!(
-        error.downcast_ref::<FullBoardError>(),
-        Some(FullBoardError::Rejected(_))
-    )
 }
