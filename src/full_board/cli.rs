@@ -33,8 +33,9 @@ game is not unique); 2 bad input; 3 internal error; 4 gave up on some map at --t
 --dimacs FILE writes, per map, the formula of the games of K moves (K = --horizon, default the \
 proven minimum) in the chosen --encoding, with the assumptions as unit clauses and a `c p show` \
 line over the game's own variables (so a projected model counter counts the games). For a map \
-without a game it is the formula of n - 1 moves (n open cells; any game has fewer), which is \
-unsatisfiable; for a map given up before its minimum was proven nothing is written.
+without a game it is the formula of n - 1 moves (n open cells: the most a game can have), \
+unsatisfiable like that of any other length; for a map given up before its minimum was proven \
+nothing is written.
 
 Examples:
   echo examples/full-board/set-2018-smallmaps.txt | gridsat full-board
