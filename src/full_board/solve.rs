@@ -226,3 +226,29 @@ fn gave_up(board: &Board, proven: Proven, reason: String) -> anyhow::Result<Verd
         games,
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Exit;
+    use gridsat_encodings::full_board::{Cell, Dir};
+
+    #[test]
+    fn a_game_the_rules_reject_is_an_internal_error() {
+        // One row of three open cells: rolling right from the left end wins in 1 move.
+        let board = Board::new(1, 3, vec![true; 3]);
+        let good = Plan {
+            start: Cell::new(0, 0),
+            moves: vec![Dir::Right],
+        };
+        assert!(checked_games(&board, 1, [good.clone()]).is_ok());
+        let blocked = Plan {
+            moves: vec![Dir::Left],
+            ..good.clone()
+        };
+        let error: anyhow::Error = checked_games(&board, 1, [blocked]).unwrap_err().into();
+        assert_eq!(Exit::of_error(&error), Exit::Internal);
+        // A game of the wrong length is one too.
+        assert!(checked_games(&board, 2, [good]).is_err());
+    }
+}
