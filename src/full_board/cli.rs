@@ -273,8 +273,8 @@ fn write_formula(
         Ok(cnf) => {
             write_dimacs(&cnf, path)?;
             if options.verbose {
-                let what = format!("{:?} encoding, {moves} moves", options.encoding);
-                print_cnf_size(&what.to_lowercase(), &cnf);
+                let what = format!("{} encoding, {moves} moves", options.encoding.name());
+                print_cnf_size(&what, &cnf);
             }
             Ok(())
         }

@@ -53,9 +53,9 @@ pub fn game_formula(board: &Board, options: &Options, moves: usize) -> Result<Cn
     Ok(cnf)
 }
 
-/// The horizon written for a map without a game when no `--horizon` is given: a game
-/// has at most `n - 1` moves (each enters a new cell), so the formula of `n - 1` moves
-/// is unsatisfiable, and it says so for every length.
+/// The horizon written for a map without a game when no `--horizon` is given: `n - 1`,
+/// the most moves a game can have (each enters a new cell). The formula is then
+/// unsatisfiable; the successor encoding's "at most n - 1 moves" covers every length.
 pub fn horizon_without_game(board: &Board) -> usize {
     board.open_cells().len().saturating_sub(1)
 }
