@@ -24,8 +24,8 @@ use std::time::Instant;
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Without a mode flag every minimum game of each map is listed, as the \
-course's program does.
+    after_help = "A solution is a game of the minimum number of moves. Without a mode flag \
+every one of each map is listed, as the course's program does.
 
 Exit status: 0 every map solved; 1 some map has no solution (with --unique: or its minimum \
 game is not unique); 2 bad input; 3 internal error; 4 gave up on some map at --timeout.
