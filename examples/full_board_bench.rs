@@ -17,7 +17,7 @@
 //! of each, computed in this process.
 
 use gridsat::full_board::parse::parse_maps;
-use gridsat::full_board::solve::line_cover;
+use gridsat::full_board::refute::line_cover;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -67,6 +67,8 @@ fn run_one(bin: &str, map_text: &str, encoding: &str, budget: Duration) -> Run {
         format!("{} moves, {} games", map["moves"], map["count"])
     } else if map["solved"] == false {
         format!("No solution ({})", map["proof"].as_str().unwrap_or(""))
+    } else if map["gave_up"].is_string() {
+        format!("gave up: {}", map["proven"].as_str().unwrap_or(""))
     } else {
         "error".to_string()
     };

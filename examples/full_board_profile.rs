@@ -9,7 +9,7 @@
 //! first STARTS open cells (row-major; default all) are searched, each alone with a
 //! budget of NODES_PER_START nodes.
 
-use gridsat_encodings::full_board::bounded::{games_from, Bounded, Profile};
+use gridsat_encodings::full_board::bounded::{games_from, never, Bounded, Profile};
 use gridsat_encodings::full_board::Board;
 
 fn main() {
@@ -36,14 +36,14 @@ fn main() {
     let (mut finished, mut games, mut nodes) = (0, 0, 0);
     let began = std::time::Instant::now();
     for &start in cells.iter().take(take) {
-        let report = games_from(&board, &[start], max_moves, cell_budget);
+        let report = games_from(&board, &[start], max_moves, cell_budget, &never);
         let done = match &report.outcome {
             Bounded::Complete(g) => {
                 games += g.len();
                 finished += 1;
                 "done"
             }
-            Bounded::OverBudget => "over",
+            Bounded::OverBudget | Bounded::Stopped => "over",
         };
         nodes += report.nodes;
         println!(

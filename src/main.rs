@@ -54,21 +54,5 @@ fn main() -> ExitCode {
         Command::CountCnf(args) => gridsat::count_cnf::run(args),
         Command::Bench(Bench::StarBattle(args)) => gridsat::star_battle::bench::run(args),
     };
-    let exit = match result {
-        Err(error) if is_full_board_bug(&error) => {
-            eprintln!("gridsat: {error:#}");
-            Exit::Internal
-        }
-        result => Exit::report(result),
-    };
-    exit.into()
-}
-
-/// Full Board's own rejection type, until it uses `InternalError`.
-fn is_full_board_bug(error: &anyhow::Error) -> bool {
-    use gridsat::full_board::solve::SolveError as FullBoardError;
-    matches!(
-        error.downcast_ref::<FullBoardError>(),
-        Some(FullBoardError::Rejected(_))
-    )
+    Exit::report(result).into()
 }

@@ -1,14 +1,15 @@
 //! Both SAT encodings against an exhaustive depth-first search over games (in
-//! `simulate`, written without the encoder) on seeded random small boards: the same
+//! `check`, written without the encoder) on seeded random small boards: the same
 //! minimum, the same set of minimum games, the same "No solution".
 
-use gridsat::full_board::simulate::{brute_force_minimum, replay, RuleViolation};
-use gridsat::full_board::solve::{
-    line_cover, line_cover_bound, refute, refute_by_windows, solve, Options, Verdict,
-};
+use gridsat::full_board::check::{brute_force_minimum, replay, RuleViolation};
+use gridsat::full_board::context::Options;
+use gridsat::full_board::refute::{line_cover, line_cover_bound, refute, refute_by_windows};
+use gridsat::full_board::solve::solve;
+use gridsat::full_board::verdict::Verdict;
 use gridsat::solver::Session;
 use gridsat_encodings::cnf::Cnf;
-use gridsat_encodings::full_board::bounded::{games_beyond, games_within, Bounded};
+use gridsat_encodings::full_board::bounded::{games_beyond, games_within, never, Bounded};
 use gridsat_encodings::full_board::window::Window;
 use gridsat_encodings::full_board::{Board, Cell, Dir, Encoding, Plan};
 
@@ -80,6 +81,7 @@ fn solver_answer(board: &Board, options: &Options) -> Option<(usize, Vec<Plan>)>
             plans.sort();
             Some((moves, plans))
         }
+        Verdict::GaveUp(partial) => panic!("no limit, yet gave up: {partial:?}"),
     }
 }
 
@@ -302,7 +304,7 @@ fn window_refutation_is_sound() {
 }
 
 /// Every winning game of at most `max_moves` moves, by extending plans one direction at
-/// a time and asking the simulator (`replay`) about each: no pruning beyond the rules.
+/// a time and asking the independent check (`replay`) about each: no pruning beyond the rules.
 fn all_games_within(board: &Board, max_moves: usize) -> Vec<Plan> {
     fn extend(board: &Board, plan: &mut Plan, max_moves: usize, games: &mut Vec<Plan>) {
         match replay(board, plan) {
@@ -405,7 +407,7 @@ fn searching_beyond_the_frontier_finds_every_game() {
             let frontier = report.frontier.expect("a small frontier is kept");
             assert_eq!(report.limit_mattered, !frontier.is_empty(), "board {i}");
             cut += frontier.len();
-            let beyond = games_beyond(&board, &frontier, n - 1, u64::MAX);
+            let beyond = games_beyond(&board, &frontier, n - 1, u64::MAX, &never);
             let Bounded::Complete(more) = beyond.outcome else {
                 panic!("no budget limit");
             };
@@ -432,7 +434,7 @@ fn searching_beyond_the_frontier_finds_every_game() {
 /// SAT encoding up to n = 8.
 #[test]
 fn bounded_search_decides_small_block_rooms() {
-    use gridsat::full_board::solve::{bounded_search, SearchBound};
+    use gridsat::full_board::bounded::{bounded_search, SearchBound};
     for n in 5..=8 {
         let mut open = vec![true; n * n];
         for c in n / 2..(n / 2 + 3).min(n) {

@@ -36,7 +36,7 @@ pub enum Mode {
 
 /// `--all`, `--count`, `--unique`, `--determined` and `--limit`.
 #[derive(Clone, Debug, Default, clap::Args)]
-#[command(next_help_heading = "Answer (one solution unless told otherwise)")]
+#[command(next_help_heading = "Answer")]
 pub struct ModeArgs {
     /// List every solution (or the first --limit ones).
     #[arg(long, group = "mode")]

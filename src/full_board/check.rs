@@ -1,6 +1,7 @@
-//! The rules of the game replayed step by step, independently of the SAT encodings:
-//! every game the program prints passes `replay` first. Also a plain depth-first search
-//! over games, the brute force the tests compare the solver with.
+//! The independent check: the rules of the game replayed step by step, sharing no code
+//! with the encodings or the searches; every game the program prints passes `replay`
+//! first. Also a plain depth-first search over games, the brute force the tests compare
+//! the solver with.
 
 use gridsat_encodings::full_board::{Board, Cell, Dir, Plan};
 

@@ -1,0 +1,286 @@
+//! The search itself: the board with a frame, the ball rolled and rolled back, and the
+//! depth-first expansion of positions (the pruning tests are in `prune`).
+
+use super::super::{Board, Cell, Dir, Plan};
+use super::{Profile, FRONTIER_CAP};
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Axis {
+    Horizontal,
+    Vertical,
+}
+
+impl Axis {
+    pub(super) fn of(dir: Dir) -> Axis {
+        match dir {
+            Dir::Left | Dir::Right => Axis::Horizontal,
+            Dir::Up | Dir::Down => Axis::Vertical,
+        }
+    }
+
+    pub(super) fn other(self) -> Axis {
+        match self {
+            Axis::Horizontal => Axis::Vertical,
+            Axis::Vertical => Axis::Horizontal,
+        }
+    }
+}
+
+/// Why a search stopped before it was complete.
+pub(super) enum Halt {
+    /// The budget of work ran out.
+    OverBudget,
+    /// The caller's stop test said so.
+    Stopped,
+}
+
+/// How many nodes pass between two calls of the caller's stop test: often enough to
+/// stop within a millisecond, rarely enough to cost nothing.
+const STOP_POLL: u64 = 1024;
+
+/// The rectangle (rows `top..=bottom`, columns `left..=right`, in framed coordinates)
+/// that holds every unvisited cell; it only shrinks along a branch, so each node scans it
+/// instead of the whole board.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Span {
+    pub(super) top: usize,
+    pub(super) bottom: usize,
+    pub(super) left: usize,
+    pub(super) right: usize,
+}
+
+/// The board with a one-cell frame of blocked cells, so the ball's neighbours need no
+/// bounds checks; cell `p` is `(row + 1) * width + col + 1`.
+pub(super) struct Search<'a> {
+    pub(super) width: usize,
+    /// Open and not yet visited.
+    pub(super) free: Vec<bool>,
+    pub(super) unvisited: usize,
+    pub(super) max_moves: usize,
+    pub(super) budget_nodes: u64,
+    pub(super) nodes: u64,
+    pub(super) limit_mattered: bool,
+    pub(super) start: usize,
+    pub(super) moves: Vec<Dir>,
+    /// Cells entered by the moves on the current branch, to undo them.
+    pub(super) trail: Vec<usize>,
+    pub(super) games: Vec<Plan>,
+    /// Scratch for the run test: each free cell's row run and column run, and per run
+    /// its length, whether it needs a move, and a count.
+    pub(super) run_of: [Vec<u32>; 2],
+    pub(super) runs: [Vec<Run>; 2],
+    /// Flood-fill scratch: `seen[p] == stamp` marks cells reached in this fill.
+    pub(super) seen: Vec<u32>,
+    pub(super) stamp: u32,
+    pub(super) stack: Vec<usize>,
+    pub(super) profile: Profile,
+    pub(super) frontier: Option<Vec<Plan>>,
+    /// The caller's stop test, asked every `STOP_POLL` nodes.
+    stop: &'a dyn Fn() -> bool,
+}
+
+#[derive(Copy, Clone, Debug, Default)]
+pub(super) struct Run {
+    /// Cells not on a run of the other axis that needs a move.
+    pub(super) uncovered: usize,
+    pub(super) needs_move: bool,
+}
+
+/// Axis index of the run scratch: 0 rows (horizontal moves), 1 columns (vertical).
+pub(super) const ROWS: usize = 0;
+pub(super) const COLS: usize = 1;
+
+impl<'a> Search<'a> {
+    pub(super) fn new(
+        board: &Board,
+        max_moves: usize,
+        budget: u64,
+        stop: &'a dyn Fn() -> bool,
+    ) -> Search<'a> {
+        let width = board.cols() + 2;
+        let height = board.rows() + 2;
+        let mut free = vec![false; width * height];
+        let mut open = 0;
+        for cell in board.open_cells() {
+            let p = (cell.row + 1) * width + cell.col + 1;
+            free[p] = true;
+            open += 1;
+        }
+        let cells = (width * height) as u64;
+        Search {
+            width,
+            unvisited: open,
+            max_moves,
+            budget_nodes: budget / cells.max(1),
+            nodes: 0,
+            limit_mattered: false,
+            start: 0,
+            moves: Vec::new(),
+            trail: Vec::new(),
+            games: Vec::new(),
+            run_of: [vec![0; free.len()], vec![0; free.len()]],
+            runs: [Vec::new(), Vec::new()],
+            seen: vec![0; free.len()],
+            stamp: 0,
+            stack: Vec::new(),
+            profile: Profile::default(),
+            frontier: Some(Vec::new()),
+            stop,
+            free,
+        }
+    }
+
+    pub(super) fn cell(&self, p: usize) -> Cell {
+        Cell::new(p / self.width - 1, p % self.width - 1)
+    }
+
+    fn step(&self, p: usize, dir: Dir) -> usize {
+        match dir {
+            Dir::Left => p - 1,
+            Dir::Right => p + 1,
+            Dir::Up => p - self.width,
+            Dir::Down => p + self.width,
+        }
+    }
+
+    pub(super) fn run(&mut self, positions: &[Plan]) -> Result<(), Halt> {
+        let height = self.free.len() / self.width;
+        let whole = Span {
+            top: 1,
+            bottom: height - 2,
+            left: 1,
+            right: self.width - 2,
+        };
+        for position in positions {
+            let start = position.start;
+            let s = (start.row + 1) * self.width + start.col + 1;
+            assert!(self.free[s], "a start cell is open");
+            self.start = s;
+            self.free[s] = false;
+            self.unvisited -= 1;
+            // Replay the moves (legal by the caller's contract: each enters a cell).
+            let mut ball = s;
+            for &dir in &position.moves {
+                let before = self.trail.len();
+                ball = self.roll(ball, dir);
+                assert!(self.trail.len() > before, "a position's move enters a cell");
+            }
+            self.moves.clone_from(&position.moves);
+            let next = position.moves.last().map(|&dir| Axis::of(dir).other());
+            let result = self.expand(ball, next, whole);
+            self.moves.clear();
+            for p in self.trail.drain(..) {
+                self.free[p] = true;
+                self.unvisited += 1;
+            }
+            self.free[s] = true;
+            self.unvisited += 1;
+            result?;
+        }
+        Ok(())
+    }
+
+    /// Rolls the ball from `p` in `dir` until it is blocked, marking and recording the
+    /// cells it enters; returns where it stops.
+    fn roll(&mut self, p: usize, dir: Dir) -> usize {
+        let mut at = p;
+        loop {
+            let ahead = self.step(at, dir);
+            if !self.free[ahead] {
+                return at;
+            }
+            self.free[ahead] = false;
+            self.unvisited -= 1;
+            self.trail.push(ahead);
+            at = ahead;
+        }
+    }
+
+    /// Records the current position as cut by the move limit or the run test.
+    pub(super) fn cut_by_limit(&mut self) {
+        self.limit_mattered = true;
+        let position = Plan {
+            start: self.cell(self.start),
+            moves: self.moves.clone(),
+        };
+        if let Some(frontier) = &mut self.frontier {
+            if frontier.len() < FRONTIER_CAP {
+                frontier.push(position);
+            } else {
+                self.frontier = None;
+            }
+        }
+    }
+
+    fn expand(&mut self, ball: usize, next: Option<Axis>, span: Span) -> Result<(), Halt> {
+        self.nodes += 1;
+        let depth = self.moves.len();
+        if self.profile.nodes_at_depth.len() <= depth {
+            self.profile.nodes_at_depth.resize(depth + 1, 0);
+        }
+        self.profile.nodes_at_depth[depth] += 1;
+        if self.nodes > self.budget_nodes {
+            return Err(Halt::OverBudget);
+        }
+        if self.nodes.is_multiple_of(STOP_POLL) && (self.stop)() {
+            return Err(Halt::Stopped);
+        }
+        if self.unvisited == 0 {
+            self.games.push(Plan {
+                start: self.cell(self.start),
+                moves: self.moves.clone(),
+            });
+            return Ok(());
+        }
+        if self.moves.len() >= self.max_moves {
+            self.cut_by_limit();
+            self.profile.cut_by_limit += 1;
+            return Ok(());
+        }
+        let span = self.shrink(span);
+        if self.hopeless(ball, next, span) {
+            return Ok(());
+        }
+        for dir in Dir::ALL {
+            if next.is_some_and(|axis| axis != Axis::of(dir)) {
+                continue;
+            }
+            let mark = self.trail.len();
+            let at = self.roll(ball, dir);
+            let entered = self.trail.len() - mark;
+            if entered == 0 {
+                continue;
+            }
+            self.moves.push(dir);
+            let result = self.expand(at, Some(Axis::of(dir).other()), span);
+            self.moves.pop();
+            for p in self.trail.drain(mark..) {
+                self.free[p] = true;
+            }
+            self.unvisited += entered;
+            result?;
+        }
+        Ok(())
+    }
+
+    /// The smallest rectangle inside `span` that still holds every free cell (there is
+    /// at least one).
+    fn shrink(&self, mut span: Span) -> Span {
+        let w = self.width;
+        let row_free = |r: usize, s: &Span| (s.left..=s.right).any(|c| self.free[r * w + c]);
+        let col_free = |c: usize, s: &Span| (s.top..=s.bottom).any(|r| self.free[r * w + c]);
+        while !row_free(span.top, &span) {
+            span.top += 1;
+        }
+        while !row_free(span.bottom, &span) {
+            span.bottom -= 1;
+        }
+        while !col_free(span.left, &span) {
+            span.left += 1;
+        }
+        while !col_free(span.right, &span) {
+            span.right -= 1;
+        }
+        span
+    }
+}
