@@ -7,12 +7,13 @@
 //! Every figure ignores the other boxes and whether the player can get behind a box,
 //! so each is optimistic: a lower bound on the truth, which is what pruning needs.
 
-use super::matching::matching_with_potentials;
+use super::matching::{matching_with_potentials, FORBIDDEN};
 use super::{Dir, Level, Push};
 use std::collections::VecDeque;
 
-/// Pushes a lone box needs; `UNREACHABLE` when it cannot be done at all.
-pub const UNREACHABLE: u32 = u32::MAX;
+/// Pushes a lone box needs; `UNREACHABLE` when it cannot be done at all, which in a
+/// matching of boxes to goals is a pair no assignment may use.
+pub const UNREACHABLE: u32 = FORBIDDEN;
 
 #[derive(Clone, Debug)]
 pub struct Analysis {

@@ -4,10 +4,11 @@
 //! and repairs a matching after one row changed, for searches that solve one matching
 //! per position.
 
-use super::analysis::UNREACHABLE;
+/// A cost that forbids its pair: no assignment may use it.
+pub const FORBIDDEN: u32 = u32::MAX;
 
 /// The least total cost of giving every row its own column (rows <= columns), with
-/// `UNREACHABLE` entries forbidden; `None` when every assignment uses one. The Hungarian
+/// `FORBIDDEN` entries left out; `None` when every assignment uses one. The Hungarian
 /// method with potentials, O(rows^2 * columns).
 pub fn min_cost_matching(costs: &[Vec<u32>]) -> Option<u32> {
     matching_with_potentials(costs).map(|(total, _)| total)
@@ -33,7 +34,7 @@ pub struct Matcher {
     way: Vec<usize>,
     minv: Vec<i64>,
     used: Vec<bool>,
-    /// The cost standing for a forbidden (`UNREACHABLE`) pair in the last solve.
+    /// The cost standing for a `FORBIDDEN` pair in the last solve.
     forbidden: i64,
 }
 
@@ -50,7 +51,7 @@ impl Matcher {
             .map(|j| (self.owner[j] - 1, j - 1))
     }
 
-    /// The least matching cost of `costs` (rows <= columns, `UNREACHABLE` forbidden), or
+    /// The least matching cost of `costs` (rows <= columns, `FORBIDDEN` pairs left out), or
     /// `None` when every assignment uses a forbidden entry. A forbidden pair costs one
     /// more than all finite entries together, so a matching that uses one is
     /// recognisable by its total and the dual values stay small.
@@ -58,7 +59,7 @@ impl Matcher {
         let forbidden: i64 = 1 + costs
             .iter()
             .flatten()
-            .filter(|&&c| c != UNREACHABLE)
+            .filter(|&&c| c != FORBIDDEN)
             .map(|&c| i64::from(c))
             .sum::<i64>();
         self.solve_with_forbidden_cost(costs, forbidden)
@@ -194,7 +195,7 @@ impl Matcher {
 
 fn cost(costs: &[Vec<u32>], r: usize, c: usize, forbidden: i64) -> i64 {
     match costs[r][c] {
-        UNREACHABLE => forbidden,
+        FORBIDDEN => forbidden,
         c => i64::from(c),
     }
 }
@@ -211,7 +212,7 @@ mod tests {
                 perm.iter()
                     .enumerate()
                     .map(|(r, &c)| costs[r][c])
-                    .try_fold(0u32, |acc, c| (c != UNREACHABLE).then(|| acc + c))
+                    .try_fold(0u32, |acc, c| (c != FORBIDDEN).then(|| acc + c))
             })
             .min()
     }
@@ -235,7 +236,7 @@ mod tests {
                 .map(|_| {
                     (0..n)
                         .map(|_| match next() % 7 {
-                            0 => UNREACHABLE,
+                            0 => FORBIDDEN,
                             _ => (next() % 12) as u32,
                         })
                         .collect()
@@ -251,7 +252,7 @@ mod tests {
                 .map(|row| {
                     row.iter()
                         .zip(&v)
-                        .filter(|(&c, _)| c != UNREACHABLE)
+                        .filter(|(&c, _)| c != FORBIDDEN)
                         .map(|(&c, &p)| i64::from(c) - p)
                         .min()
                         .unwrap()
@@ -268,7 +269,7 @@ mod tests {
         for _ in 0..600 {
             let n = 1 + (next() % 6) as usize;
             let entry = |next: &mut dyn FnMut() -> u64| match next() % 8 {
-                0 => UNREACHABLE,
+                0 => FORBIDDEN,
                 _ => (next() % 15) as u32,
             };
             let mut costs: Vec<Vec<u32>> = (0..n)
@@ -299,7 +300,7 @@ mod tests {
                 .map(|_| {
                     (0..cols)
                         .map(|_| match next() % 6 {
-                            0 => UNREACHABLE,
+                            0 => FORBIDDEN,
                             k => (k * (next() % 7)) as u32,
                         })
                         .collect()
