@@ -355,3 +355,27 @@ fn measurement_flags_change_the_search_not_the_answer() {
     assert_eq!(code, 2);
     assert!(err.contains("invalid value 'everything'"), "{err}");
 }
+
+#[test]
+fn timeouts_are_finite_positive_seconds_and_end_in_a_bound() {
+    for bad in ["1e20", "inf", "NaN", "0", "-5"] {
+        let flag = format!("--timeout={bad}");
+        let (code, _, err) = gridsat_sokoban(&["examples/sokoban/course.txt", &flag]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("invalid value"), "{bad}: {err}");
+    }
+    // Microban 78 (33 pushes) is far beyond the SAT search in a tenth of a second: it
+    // gives up with the bound it proved, which no plan beats.
+    let args = "tests/data/microban-moves.xsb --level 1 --method sat --timeout 0.1";
+    let (code, out, _) = gridsat_sokoban(&args.split(' ').collect::<Vec<_>>());
+    assert_eq!(code, 4, "{out}");
+    assert!(out.contains("gave up after"), "{out}");
+    assert!(out.contains("(time limit)"), "{out}");
+    let bound: usize = out
+        .split("no plan with fewer than ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no bound in {out}"));
+    assert!((1..=33).contains(&bound), "{out}");
+}

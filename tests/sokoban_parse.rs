@@ -40,9 +40,9 @@ fn mutants_of_level_files_are_read_or_refused_with_file_line_and_level() {
     )];
     let name = "levels.xsb";
     for (format, select, texts, per_text) in [
-        (LevelFormat::Auto, None, &corpus, 80),
-        (LevelFormat::Xsb, Some(2), &corpus, 40),
-        (LevelFormat::Digits, None, &course, 600),
+        (LevelFormat::Auto, None, &corpus, 150),
+        (LevelFormat::Xsb, Some(2), &corpus, 80),
+        (LevelFormat::Digits, None, &course, 1000),
     ] {
         let (accepted, refused) = survives(name, texts, per_text, 0x50C0_BA17, |bytes| {
             parse_file(Path::new(name), bytes, format, select).inspect_err(|e| {
@@ -51,6 +51,7 @@ fn mutants_of_level_files_are_read_or_refused_with_file_line_and_level() {
                 }
             })
         });
+        eprintln!("{format:?}: {accepted} read, {refused} refused");
         // Both sides must be exercised: many mutants stay levels, many break.
         assert!(
             accepted > per_text / 20 && refused > 100,

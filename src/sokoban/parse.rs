@@ -387,3 +387,70 @@ fn digit_square(c: char) -> Option<Square> {
         player: bits & 4 != 0,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The items of `text` with their text (`B`: blank, `;`: comment, `#`: a board's
+    /// rows joined by `/`, `T`: title).
+    fn items(text: &str, format: LevelFormat) -> Vec<String> {
+        let items = parse_all(text, many0(item(format))).unwrap();
+        items
+            .iter()
+            .map(|item| match item {
+                Item::Blank => "B".to_string(),
+                Item::Comment(t) => format!(";{}", t.fragment()),
+                Item::Board(rows) => {
+                    let rows: Vec<&str> = rows.iter().map(|r| *r.fragment()).collect();
+                    format!("#{}", rows.join("/"))
+                }
+                Item::Title(t) => format!("T{}", t.fragment()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lines_are_read_as_blanks_comments_boards_and_titles() {
+        assert_eq!(
+            items("  \n; 12\n#@ $.#\n-_ #\n'Duh!'\r\n\t\n", LevelFormat::Xsb),
+            ["B", "; 12", "##@ $.#/-_ #", "T'Duh!'\r", "B"]
+        );
+        // A row ends at its `\r`; a `\r` inside a line makes it a title.
+        assert_eq!(
+            items("#@$.#\r\n#\r#", LevelFormat::Xsb),
+            ["##@$.#", "T#\r#"]
+        );
+        assert_eq!(
+            items("8048 \n;x\n 8\n", LevelFormat::Digits),
+            ["#8048", ";x", "T 8"]
+        );
+    }
+
+    #[test]
+    fn the_format_is_told_by_the_first_board_row() {
+        assert_eq!(detect("; 1\n\n8888\n"), LevelFormat::Digits);
+        assert_eq!(detect("  \n#####\n"), LevelFormat::Xsb);
+        assert_eq!(detect("88 \n"), LevelFormat::Xsb);
+        assert_eq!(detect("8888\r\n"), LevelFormat::Digits);
+    }
+
+    #[test]
+    fn a_stray_character_inside_a_board_is_named() {
+        let e = parse_levels("#####\n#@$.#\n# X #\n#####\n", LevelFormat::Auto, None);
+        let e = e.unwrap_err();
+        assert_eq!(e.line, 3);
+        assert_eq!(
+            e.message,
+            "level 1: 'X' at column 3 is not a square of the XSB format"
+        );
+        let e = parse_levels("8888\n84\x0118\n", LevelFormat::Digits, None).unwrap_err();
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (
+                2,
+                "level 1: '\\u{1}' at column 3 is not a square of the digit map format"
+            )
+        );
+    }
+}
