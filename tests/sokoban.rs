@@ -2,10 +2,11 @@
 //! breadth-first search on random small levels, unsolvable levels, both input formats,
 //! bad inputs, and the command line's outputs and exit statuses.
 
-use gridsat::sokoban::parse::{parse_levels, Format};
+use gridsat::sokoban::check::replay;
+use gridsat::sokoban::parse::{parse_levels, LevelFormat};
 use gridsat::sokoban::plan::to_lurd;
-use gridsat::sokoban::simulate::replay;
-use gridsat::sokoban::{bfs, solve, Limits, Outcome};
+use gridsat::sokoban::search::{bfs, sat};
+use gridsat::sokoban::{Limits, Outcome};
 use gridsat_encodings::sokoban::Level;
 
 mod common;
@@ -13,11 +14,11 @@ use common::sokoban::{assert_bfs_exhausts, gridsat_sokoban, level, Room};
 use common::Rng;
 
 const MICROBAN_1_10: &str = include_str!("../examples/sokoban/microban-1-10.xsb");
-const SEED: &str = include_str!("../examples/sokoban/seed.txt");
+const COURSE: &str = include_str!("../examples/sokoban/course.txt");
 const CORRIDOR: &str = include_str!("../examples/sokoban/unsolvable.xsb");
 
 fn sat(level: &Level, limits: &Limits) -> Outcome {
-    solve::solve(level, limits, &mut |_| {}).unwrap()
+    sat::solve(level, limits, &mut |_| {}).unwrap()
 }
 
 /// Pushes of a solved outcome, after checking the plan with the referee.
@@ -164,30 +165,38 @@ fn unsolvable_levels_are_proven_so_and_say_why() {
 #[test]
 fn both_formats_read_the_same_level() {
     let xsb = "#######\n#. * .#\n#  $  #\n#*$ $*#\n# .$. #\n#@ *  #\n#######\n";
-    assert_eq!(level(SEED, 1), level(xsb, 1));
-    assert_eq!(parse_levels(SEED, Format::Digits, None).unwrap().len(), 1);
-    let seed = level(SEED, 1);
+    assert_eq!(level(COURSE, 1), level(xsb, 1));
+    assert_eq!(
+        parse_levels(COURSE, LevelFormat::Digits, None)
+            .unwrap()
+            .len(),
+        1
+    );
+    let course = level(COURSE, 1);
     let limits = Limits::default();
     assert_eq!(
-        verified_pushes(&seed, &sat(&seed, &limits)),
-        verified_pushes(&seed, &bfs::search(&seed, &limits))
+        verified_pushes(&course, &sat(&course, &limits)),
+        verified_pushes(&course, &bfs::search(&course, &limits))
     );
 }
 
 #[test]
 fn multi_level_files_keep_titles_and_numbers() {
     let text = "; My set\n\n; 1\n\n#####\n#@$.#\n#####\n\n'Duh!'\n\n#####\n#.$@#\n#####\nTitle: Second\n\n";
-    let levels = parse_levels(text, Format::Auto, None).unwrap();
+    let levels = parse_levels(text, LevelFormat::Auto, None).unwrap();
     assert_eq!(levels.len(), 2);
     assert_eq!(levels[0].title.as_deref(), Some("1"));
     assert_eq!(levels[0].first_line, 5);
     assert_eq!(levels[1].title.as_deref(), Some("'Duh!'"));
     assert_eq!(levels[1].number, 2);
-    let second = parse_levels(text, Format::Auto, Some(2)).unwrap();
+    let second = parse_levels(text, LevelFormat::Auto, Some(2)).unwrap();
     assert_eq!(second.len(), 1);
     assert_eq!(second[0].level, levels[1].level);
     let crlf = text.replace('\n', "\r\n");
-    assert_eq!(parse_levels(&crlf, Format::Auto, None).unwrap().len(), 2);
+    assert_eq!(
+        parse_levels(&crlf, LevelFormat::Auto, None).unwrap().len(),
+        2
+    );
 }
 
 #[test]
@@ -222,11 +231,11 @@ fn bad_inputs_name_the_level_and_line() {
         ),
     ];
     for &(text, line, needle) in cases {
-        let err = parse_levels(text, Format::Auto, None).unwrap_err();
+        let err = parse_levels(text, LevelFormat::Auto, None).unwrap_err();
         assert_eq!(err.line, line, "{text:?}: {err}");
         assert!(err.message.contains(needle), "{text:?}: {err}");
     }
-    let err = parse_levels("#####\n#@$.#\n#####\n", Format::Auto, Some(2)).unwrap_err();
+    let err = parse_levels("#####\n#@$.#\n#####\n", LevelFormat::Auto, Some(2)).unwrap_err();
     assert!(err.message.contains("no level 2"), "{err}");
 }
 
@@ -296,7 +305,7 @@ fn json_and_boards_show_the_replayed_plan() {
         .collect();
     assert!(!last.concat().contains('$'), "{last:?}");
 
-    let (code, out, _) = gridsat_sokoban(&["examples/sokoban/seed.txt", "--boards"]);
+    let (code, out, _) = gridsat_sokoban(&["examples/sokoban/course.txt", "--boards"]);
     assert_eq!(code, 0);
     assert!(out.contains("start:\n#######\n#. * .#\n"), "{out}");
 }
@@ -321,11 +330,11 @@ fn measurement_flags_change_the_search_not_the_answer() {
             .unwrap_or_else(|| panic!("no pushes line in {out}"))
     };
     let mut bare = level.to_vec();
-    bare.extend(["--no-prune", "closure,cover,goalsum,commute", "--trace"]);
+    bare.extend(["--no-prune", "closure,cover,goalsum,commute", "--stats"]);
     let (code, out, err) = gridsat_sokoban(&bare);
     assert_eq!(code, 0, "{out}");
     assert_eq!(pushes(&out), pushes(&plain));
-    // The trace names every solver call: shorter horizons refuted, the optimum satisfied.
+    // The statistics name every solver call: shorter horizons refuted, the optimum satisfied.
     let optimum: usize = pushes(&out)["pushes: ".len()..]
         .split_whitespace()
         .next()
@@ -345,4 +354,28 @@ fn measurement_flags_change_the_search_not_the_answer() {
     let (code, _, err) = gridsat_sokoban(&[level[0], "--no-prune", "everything"]);
     assert_eq!(code, 2);
     assert!(err.contains("invalid value 'everything'"), "{err}");
+}
+
+#[test]
+fn timeouts_are_finite_positive_seconds_and_end_in_a_bound() {
+    for bad in ["1e20", "inf", "NaN", "0", "-5"] {
+        let flag = format!("--timeout={bad}");
+        let (code, _, err) = gridsat_sokoban(&["examples/sokoban/course.txt", &flag]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("invalid value"), "{bad}: {err}");
+    }
+    // Microban 78 (33 pushes) is far beyond the SAT search in a tenth of a second: it
+    // gives up with the bound it proved, which no plan beats.
+    let args = "tests/data/microban-moves.xsb --level 1 --method sat --timeout 0.1";
+    let (code, out, _) = gridsat_sokoban(&args.split(' ').collect::<Vec<_>>());
+    assert_eq!(code, 4, "{out}");
+    assert!(out.contains("gave up after"), "{out}");
+    assert!(out.contains("(time limit)"), "{out}");
+    let bound: usize = out
+        .split("no plan with fewer than ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no bound in {out}"));
+    assert!((1..=33).contains(&bound), "{out}");
 }

@@ -2,11 +2,12 @@
 //! breadth-first search on random small levels (solvable and unsolvable), the bound
 //! reported when a limit stops A*, the Microban 1-10 optima, and the command line.
 
+use gridsat::sokoban::check::replay;
 use gridsat::sokoban::plan::to_lurd;
-use gridsat::sokoban::portfolio::{self, Winner};
-use gridsat::sokoban::simulate::replay;
-use gridsat::sokoban::solve::SatOptions;
-use gridsat::sokoban::{astar, bfs, Limits, Outcome};
+use gridsat::sokoban::search::portfolio::{self, Winner};
+use gridsat::sokoban::search::sat::SatOptions;
+use gridsat::sokoban::search::{astar, bfs};
+use gridsat::sokoban::{Limits, Outcome};
 use gridsat_encodings::sokoban::Level;
 
 mod common;

@@ -2,12 +2,14 @@
 //! on random small levels, on the first ten Microban levels against the SAT search's
 //! proven figures, its budget, and the command line.
 
-use gridsat::sokoban::moves::{self, MovesReport};
+use gridsat::limits::Budget;
+use gridsat::sokoban::check::replay;
 use gridsat::sokoban::plan::to_lurd;
-use gridsat::sokoban::portfolio::{self, Winner};
-use gridsat::sokoban::simulate::replay;
-use gridsat::sokoban::solve::{self, SatOptions};
-use gridsat::sokoban::{astar, Limits, Outcome, Solution};
+use gridsat::sokoban::search::astar;
+use gridsat::sokoban::search::moves::{self, MovesReport};
+use gridsat::sokoban::search::portfolio::{self, Winner};
+use gridsat::sokoban::search::sat::{self, SatOptions};
+use gridsat::sokoban::{Limits, Outcome, Solution};
 use gridsat_encodings::sokoban::{Dir, Level};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -148,8 +150,7 @@ fn the_first_microban_levels_match_the_sat_searchs_fewest_moves() {
         if i + 1 == 6 || i + 1 == 10 {
             continue; // The SAT search needs more than a second to give up on these.
         }
-        let Outcome::Solved(by_sat) =
-            solve::solve(&level, &Limits::default(), &mut |_| {}).unwrap()
+        let Outcome::Solved(by_sat) = sat::solve(&level, &Limits::default(), &mut |_| {}).unwrap()
         else {
             panic!("sat does not solve level {}", i + 1);
         };
@@ -203,7 +204,7 @@ fn the_search_stops_at_its_budget_and_keeps_the_plan_unproven() {
             ..Limits::default()
         },
         Limits {
-            deadline: Some(std::time::Instant::now()),
+            budget: Budget::until(Some(std::time::Instant::now())),
             ..Limits::default()
         },
     ];

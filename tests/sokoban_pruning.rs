@@ -3,9 +3,10 @@
 //! and with each one off), and the commuting-push order really removes plans while
 //! keeping at least one of every satisfiable horizon.
 
+use gridsat::sokoban::check::replay;
 use gridsat::sokoban::plan::to_lurd;
-use gridsat::sokoban::simulate::replay;
-use gridsat::sokoban::{bfs, solve, Limits, Outcome};
+use gridsat::sokoban::search::{bfs, sat};
+use gridsat::sokoban::{Limits, Outcome};
 use gridsat::solver::Session;
 use gridsat_encodings::cnf::Cnf;
 use gridsat_encodings::sokoban::{Analysis, Level, PlanEncoding, Pruning, Push};
@@ -181,8 +182,8 @@ fn agree_with_bfs(seed: u64, count: usize, pruning: Option<Pruning>) -> (usize, 
         checked += 1;
         let by_bfs = bfs::search(&level, &limits);
         let by_sat = match pruning {
-            None => solve::solve(&level, &limits, &mut |_| {}),
-            Some(p) => solve::solve_with_pruning(&level, &limits, p, &mut |_| {}),
+            None => sat::solve(&level, &limits, &mut |_| {}),
+            Some(p) => sat::solve_with_pruning(&level, &limits, p, &mut |_| {}),
         }
         .unwrap();
         match (&by_bfs, &by_sat) {

@@ -43,7 +43,7 @@ impl Run {
 /// Runs `gridsat sokoban` once per level and method and prints a Markdown table.
 #[derive(Parser)]
 struct Args {
-    /// The level file (XSB or the seed's digit map).
+    /// The level file (XSB or the course's digit map).
     file: String,
     /// Seconds per level and method.
     #[arg(long, default_value_t = 60.0)]

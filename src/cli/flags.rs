@@ -138,8 +138,9 @@ pub struct CnfArgs {
 }
 
 impl CnfArgs {
-    /// Writes `cnf` as item `item` (1-based) of `items` to the --dimacs file, if one was
-    /// asked for and this item is to be written (see the flag's help).
+    /// Writes `cnf` as item number `item` (1-based, its number in the file) of the
+    /// `items` being answered to the --dimacs file, if one was asked for and this item is
+    /// to be written (see the flag's help; the one item answered is always written).
     pub fn write(&self, cnf: &Cnf, item: usize, items: usize) -> anyhow::Result<()> {
         let Some(path) = self.path_for(item, items) else {
             return Ok(());
@@ -161,7 +162,7 @@ impl CnfArgs {
                 path.display()
             );
         }
-        (item == 1).then(|| path.clone())
+        (item == 1 || items == 1).then(|| path.clone())
     }
 }
 
@@ -265,5 +266,7 @@ mod tests {
         };
         assert_eq!(args.path_for(1, 1), Some(PathBuf::from("out.cnf")));
         assert_eq!(args.path_for(2, 5), None);
+        // One item answered (say `--level 4`): written whatever its number.
+        assert_eq!(args.path_for(4, 1), Some(PathBuf::from("out.cnf")));
     }
 }

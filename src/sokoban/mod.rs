@@ -1,26 +1,18 @@
-//! Sokoban: proven push-optimal plans. Parse (both formats), search (SAT with a growing
-//! horizon, best-first A*, both as a portfolio, or the breadth-first baseline), replay
-//! every plan independently, render.
+//! Sokoban: proven push-optimal plans. Parse both formats (`parse`), search (`search`:
+//! SAT with a growing horizon, best-first A*, both as a portfolio, or the breadth-first
+//! baseline), turn pushes into moves (`plan`), replay every plan independently
+//! (`check`), render (`render`), and the command line (`cli`, `report`).
 
-pub mod astar;
-pub mod bfs;
+pub mod check;
 pub mod cli;
-mod corral;
-mod flood;
-pub mod moves;
 pub mod parse;
 pub mod plan;
-pub mod portfolio;
-mod positions;
 pub mod render;
-pub mod simulate;
-pub mod solve;
-mod split;
+pub mod report;
+pub mod search;
 
+use crate::limits::Budget;
 use gridsat_encodings::sokoban::Push;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::Instant;
 
 /// A plan and what is proven about it.
 #[derive(Clone, Debug)]
@@ -58,11 +50,13 @@ pub enum Outcome {
     },
 }
 
-/// When a search must stop.
+/// When a search must stop: its time budget and its size caps.
 #[derive(Clone, Debug)]
 pub struct Limits {
-    pub deadline: Option<Instant>,
-    /// Breadth-first search: most positions stored.
+    /// The deadline (`--timeout`) and cancellation (a portfolio stops the search that
+    /// lost; whoever waits for a search stops it when it stops waiting).
+    pub budget: Budget,
+    /// Breadth-first search and A*: most positions stored.
     pub max_states: usize,
     /// SAT: most clauses in the formula.
     pub max_clauses: usize,
@@ -72,26 +66,24 @@ pub struct Limits {
     pub max_plans: usize,
     /// After A*: most positions the fewest-moves search stores (`moves`); 0 skips it.
     pub max_move_states: usize,
-    /// Set by whoever waits for the search when it stops waiting.
-    pub cancel: Arc<AtomicBool>,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
-            deadline: None,
+            budget: Budget::unlimited(),
             max_states: 5_000_000,
             max_clauses: 5_000_000,
             max_pushes: None,
             max_plans: 1000,
             max_move_states: 4_000_000,
-            cancel: Arc::new(AtomicBool::new(false)),
         }
     }
 }
 
 impl Limits {
+    /// True once the deadline has passed or the search was cancelled.
     pub fn expired(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.budget.expired()
     }
 }

@@ -1,6 +1,6 @@
 //! Boards as XSB text.
 
-use super::simulate::Board;
+use super::check::Board;
 use gridsat_encodings::grid::Cell;
 use gridsat_encodings::sokoban::Level;
 

@@ -2,13 +2,14 @@
 //! breadth-first search.
 
 use super::Rng;
-use gridsat::sokoban::parse::{parse_levels, Format};
-use gridsat::sokoban::{bfs, Limits, Outcome};
+use gridsat::sokoban::parse::{parse_levels, LevelFormat};
+use gridsat::sokoban::search::bfs;
+use gridsat::sokoban::{Limits, Outcome};
 use gridsat_encodings::sokoban::{Level, Square};
 
 /// Level `n` (1-based) of a level file's text.
 pub fn level(text: &str, n: usize) -> Level {
-    parse_levels(text, Format::Auto, Some(n)).unwrap()[0]
+    parse_levels(text, LevelFormat::Auto, Some(n)).unwrap()[0]
         .level
         .clone()
 }

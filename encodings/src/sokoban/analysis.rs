@@ -1,16 +1,19 @@
 //! What can be known about a level before searching: how many pushes a lone box needs
 //! between two squares, which squares are dead (no goal can be reached from them by
 //! pushing), which squares a box can reach in `t` pushes, and an admissible lower bound
-//! on the number of pushes (a minimum-cost matching of boxes to goals).
+//! on the number of pushes (a minimum-cost matching of boxes to goals, solved by
+//! `matching`).
 //!
 //! Every figure ignores the other boxes and whether the player can get behind a box,
 //! so each is optimistic: a lower bound on the truth, which is what pruning needs.
 
+use super::matching::{matching_with_potentials, FORBIDDEN};
 use super::{Dir, Level, Push};
 use std::collections::VecDeque;
 
-/// Pushes a lone box needs; `UNREACHABLE` when it cannot be done at all.
-pub const UNREACHABLE: u32 = u32::MAX;
+/// Pushes a lone box needs; `UNREACHABLE` when it cannot be done at all, which in a
+/// matching of boxes to goals is a pair no assignment may use.
+pub const UNREACHABLE: u32 = FORBIDDEN;
 
 #[derive(Clone, Debug)]
 pub struct Analysis {
@@ -407,216 +410,9 @@ pub fn push_parity(level: &Level) -> Option<usize> {
     Some((dark(level.goals()) + dark(level.boxes())) % 2)
 }
 
-/// The least total cost of giving every row its own column (rows <= columns), with
-/// `UNREACHABLE` entries forbidden; `None` when every assignment uses one. The Hungarian
-/// method with potentials, O(rows^2 * columns).
-pub fn min_cost_matching(costs: &[Vec<u32>]) -> Option<u32> {
-    matching_with_potentials(costs).map(|(total, _)| total)
-}
-
-/// The least matching cost and column potentials `v` of an optimal dual solution: for
-/// square `costs`, `sum over rows r of min over columns c of (costs[r][c] - v[c])`
-/// (finite entries only) plus `sum of v` equals the least cost, and for any rows placed
-/// on distinct columns the summed `costs - v` plus `sum of v` is at least it.
-pub fn matching_with_potentials(costs: &[Vec<u32>]) -> Option<(u32, Vec<i64>)> {
-    let mut matcher = Matcher::default();
-    let total = matcher.solve(costs)?;
-    Some((total, matcher.column_potentials().to_vec()))
-}
-
-/// The Hungarian method with its work arrays kept between calls, for searches that
-/// solve many small matchings (one per position).
-#[derive(Clone, Debug, Default)]
-pub struct Matcher {
-    u: Vec<i64>,
-    v: Vec<i64>,
-    owner: Vec<usize>,
-    way: Vec<usize>,
-    minv: Vec<i64>,
-    used: Vec<bool>,
-    /// The cost standing for a forbidden (`UNREACHABLE`) pair in the last solve.
-    forbidden: i64,
-}
-
-impl Matcher {
-    /// The column potentials of the last `solve` (see `matching_with_potentials`).
-    pub fn column_potentials(&self) -> &[i64] {
-        self.v.get(1..).unwrap_or(&[])
-    }
-
-    /// The (row, column) pairs of the last matching, 0-based.
-    pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        (1..self.owner.len())
-            .filter(|&j| self.owner[j] != 0)
-            .map(|j| (self.owner[j] - 1, j - 1))
-    }
-
-    /// The least matching cost of `costs` (rows <= columns, `UNREACHABLE` forbidden), or
-    /// `None` when every assignment uses a forbidden entry. A forbidden pair costs one
-    /// more than all finite entries together, so a matching that uses one is
-    /// recognisable by its total and the dual values stay small.
-    pub fn solve(&mut self, costs: &[Vec<u32>]) -> Option<u32> {
-        let forbidden: i64 = 1 + costs
-            .iter()
-            .flatten()
-            .filter(|&&c| c != UNREACHABLE)
-            .map(|&c| i64::from(c))
-            .sum::<i64>();
-        self.solve_with_forbidden_cost(costs, forbidden)
-    }
-
-    /// `solve` with a given cost for forbidden pairs, which must exceed every finite
-    /// matching's total (and every later `resolve_row`'s, which keeps it).
-    pub fn solve_with_forbidden_cost(&mut self, costs: &[Vec<u32>], forbidden: i64) -> Option<u32> {
-        self.forbidden = forbidden;
-        let rows = costs.len();
-        if rows == 0 {
-            self.v.clear();
-            return Some(0);
-        }
-        let cols = costs[0].len();
-        assert!(rows <= cols, "more rows than columns");
-        let reset = |a: &mut Vec<i64>, len: usize| {
-            a.clear();
-            a.resize(len, 0);
-        };
-        // 1-based arrays as in the classic formulation; column 0 is a sentinel.
-        reset(&mut self.u, rows + 1);
-        reset(&mut self.v, cols + 1);
-        self.owner.clear();
-        self.owner.resize(cols + 1, 0);
-        self.way.clear();
-        self.way.resize(cols + 1, 0);
-        for r in 1..=rows {
-            self.insert_row(costs, r);
-        }
-        self.total(costs)
-    }
-
-    /// After `solve(base)` on a *square* matrix, the least matching cost of `costs`,
-    /// which equals `base` except in row `row`, computed into `out` by taking that row
-    /// out of the matching and putting it back (one augmenting path instead of one per
-    /// row). Sound because the other rows' dual values stay feasible and tight (their
-    /// costs did not change), and with as many columns as rows every column ends
-    /// matched, so the result is optimal as from scratch.
-    pub fn resolve_row(&self, costs: &[Vec<u32>], row: usize, out: &mut Matcher) -> Option<u32> {
-        assert_eq!(
-            costs.len(),
-            costs[0].len(),
-            "resolve_row needs a square matrix"
-        );
-        assert_eq!(
-            self.u.len(),
-            costs.len() + 1,
-            "resolve_row needs a solved base"
-        );
-        let copy = |to: &mut Vec<i64>, from: &[i64]| {
-            to.clear();
-            to.extend_from_slice(from);
-        };
-        copy(&mut out.u, &self.u);
-        copy(&mut out.v, &self.v);
-        out.owner.clear();
-        out.owner.extend_from_slice(&self.owner);
-        out.way.clear();
-        out.way.resize(self.way.len(), 0);
-        let r = row + 1;
-        if let Some(j) = out.owner.iter().skip(1).position(|&o| o == r) {
-            out.owner[j + 1] = 0;
-        }
-        out.u[r] = 0;
-        out.forbidden = self.forbidden;
-        out.insert_row(costs, r);
-        out.total(costs)
-    }
-
-    /// Adds row `r` (1-based) to the matching: one shortest augmenting path over the
-    /// reduced costs, adjusting the dual values on the way.
-    fn insert_row(&mut self, costs: &[Vec<u32>], r: usize) {
-        let cols = costs[0].len();
-        let forbidden = self.forbidden;
-        let (u, v, owner, way) = (&mut self.u, &mut self.v, &mut self.owner, &mut self.way);
-        owner[0] = r;
-        let mut j0 = 0;
-        self.minv.clear();
-        self.minv.resize(cols + 1, i64::MAX);
-        self.used.clear();
-        self.used.resize(cols + 1, false);
-        let (minv, used) = (&mut self.minv, &mut self.used);
-        loop {
-            used[j0] = true;
-            let i0 = owner[j0];
-            let mut delta = i64::MAX;
-            let mut j1 = 0;
-            for j in 1..=cols {
-                if !used[j] {
-                    let cur = cost(costs, i0 - 1, j - 1, forbidden) - u[i0] - v[j];
-                    if cur < minv[j] {
-                        minv[j] = cur;
-                        way[j] = j0;
-                    }
-                    if minv[j] < delta {
-                        delta = minv[j];
-                        j1 = j;
-                    }
-                }
-            }
-            for j in 0..=cols {
-                if used[j] {
-                    u[owner[j]] += delta;
-                    v[j] -= delta;
-                } else {
-                    minv[j] -= delta;
-                }
-            }
-            j0 = j1;
-            if owner[j0] == 0 {
-                break;
-            }
-        }
-        loop {
-            let j1 = way[j0];
-            owner[j0] = owner[j1];
-            j0 = j1;
-            if j0 == 0 {
-                break;
-            }
-        }
-    }
-
-    fn total(&self, costs: &[Vec<u32>]) -> Option<u32> {
-        let total: i64 = (1..self.owner.len())
-            .filter(|&j| self.owner[j] != 0)
-            .map(|j| cost(costs, self.owner[j] - 1, j - 1, self.forbidden))
-            .sum();
-        (total < self.forbidden).then(|| u32::try_from(total).expect("matching cost fits in u32"))
-    }
-}
-
-fn cost(costs: &[Vec<u32>], r: usize, c: usize, forbidden: i64) -> i64 {
-    match costs[r][c] {
-        UNREACHABLE => forbidden,
-        c => i64::from(c),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use itertools::Itertools;
-
-    fn brute_force(costs: &[Vec<u32>]) -> Option<u32> {
-        let cols = costs.first().map_or(0, Vec::len);
-        (0..cols)
-            .permutations(costs.len())
-            .filter_map(|perm| {
-                perm.iter()
-                    .enumerate()
-                    .map(|(r, &c)| costs[r][c])
-                    .try_fold(0u32, |acc, c| (c != UNREACHABLE).then(|| acc + c))
-            })
-            .min()
-    }
 
     fn xsb(rows: &[&str]) -> Level {
         let grid: Vec<Vec<crate::sokoban::Square>> = rows
@@ -650,79 +446,6 @@ mod tests {
         assert_eq!(a.lower_bound, Some(2));
     }
 
-    /// A seeded generator (xorshift), so failures reproduce.
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
-    }
-
-    #[test]
-    fn matching_potentials_give_the_matching_cost_back() {
-        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
-        for _ in 0..400 {
-            let n = 1 + (next() % 4) as usize;
-            let costs: Vec<Vec<u32>> = (0..n)
-                .map(|_| {
-                    (0..n)
-                        .map(|_| match next() % 7 {
-                            0 => UNREACHABLE,
-                            _ => (next() % 12) as u32,
-                        })
-                        .collect()
-                })
-                .collect();
-            let Some((total, v)) = matching_with_potentials(&costs) else {
-                assert_eq!(brute_force(&costs), None);
-                continue;
-            };
-            assert_eq!(Some(total), brute_force(&costs), "{costs:?}");
-            let rows: i64 = costs
-                .iter()
-                .map(|row| {
-                    row.iter()
-                        .zip(&v)
-                        .filter(|(&c, _)| c != UNREACHABLE)
-                        .map(|(&c, &p)| i64::from(c) - p)
-                        .min()
-                        .unwrap()
-                })
-                .sum();
-            assert_eq!(rows + v.iter().sum::<i64>(), i64::from(total), "{costs:?}");
-        }
-    }
-
-    #[test]
-    fn repairing_one_row_gives_the_matching_from_scratch() {
-        let mut next = xorshift(0xD1B5_4A32_D192_ED03);
-        let (mut base, mut repaired) = (Matcher::default(), Matcher::default());
-        for _ in 0..600 {
-            let n = 1 + (next() % 6) as usize;
-            let entry = |next: &mut dyn FnMut() -> u64| match next() % 8 {
-                0 => UNREACHABLE,
-                _ => (next() % 15) as u32,
-            };
-            let mut costs: Vec<Vec<u32>> = (0..n)
-                .map(|_| (0..n).map(|_| entry(&mut next)).collect())
-                .collect();
-            if base.solve_with_forbidden_cost(&costs, 1 << 40).is_none() {
-                continue;
-            }
-            let row = (next() % n as u64) as usize;
-            // A push changes a lone box's distances by at most one each way, but the
-            // repair must not rely on that: any new row.
-            costs[row] = (0..n).map(|_| entry(&mut next)).collect();
-            assert_eq!(
-                base.resolve_row(&costs, row, &mut repaired),
-                brute_force(&costs),
-                "{costs:?}"
-            );
-        }
-    }
-
     #[test]
     fn parity_of_the_push_count() {
         // One box two pushes from its goal: even.
@@ -734,25 +457,5 @@ mod tests {
         assert_eq!(push_parity(&xsb(&["#####", "#@$.#", "#####"])), Some(1));
         // A spare goal: the final position is not fixed.
         assert_eq!(push_parity(&xsb(&["######", "#@$..#", "######"])), None);
-    }
-
-    #[test]
-    fn matching_agrees_with_brute_force() {
-        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
-        for _ in 0..400 {
-            let rows = 1 + (next() % 4) as usize;
-            let cols = rows + (next() % 3) as usize;
-            let costs: Vec<Vec<u32>> = (0..rows)
-                .map(|_| {
-                    (0..cols)
-                        .map(|_| match next() % 6 {
-                            0 => UNREACHABLE,
-                            k => (k * (next() % 7)) as u32,
-                        })
-                        .collect()
-                })
-                .collect();
-            assert_eq!(min_cost_matching(&costs), brute_force(&costs), "{costs:?}");
-        }
     }
 }

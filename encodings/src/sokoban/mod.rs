@@ -1,5 +1,6 @@
 //! Sokoban: the warehouse model, its static analysis (push distances, dead squares, the
-//! matching lower bound) and the SAT encoding of a plan of `T` pushes.
+//! matching lower bound: `analysis`, `matching`) and the SAT encoding of a plan of `T`
+//! pushes (`encode`).
 //!
 //! A `Level` knows only the squares the player can ever stand on or push a box onto: the
 //! floor reachable from the player's start when boxes are ignored. Everything else (walls,
@@ -7,6 +8,7 @@
 
 pub mod analysis;
 pub mod encode;
+pub mod matching;
 
 pub use analysis::Analysis;
 pub use encode::{Horizon, PlanEncoding, Pruning};

@@ -20,9 +20,9 @@
 //! (tests/sokoban_moves.rs).
 //!
 //! **Order.** Costs are compared lexicographically, (pushes, moves), and the bound of a
-//! position is `(hp, hp)`, where `hp` is A*'s matching bound (`astar::Heuristic`): every
+//! position is `(hp, hp)`, where `hp` is A*'s matching bound (`heuristic`): every
 //! push left is also a move. It is admissible, and consistent in this order: along a
-//! push `hp` drops by at most one (astar.rs), so either it drops by less than the push
+//! push `hp` drops by at most one (`heuristic`), so either it drops by less than the push
 //! costs and the first component decides, or by exactly one and then
 //! `hp(parent) <= walk + 1 + hp(child)`. The open list takes the least `f = label +
 //! (hp, hp)` first, so (as for A* over pushes) a position is expanded with its final
@@ -44,18 +44,15 @@
 //! positions stored. When it runs out the starting plan is kept and its moves are not
 //! proven fewest.
 
-use super::astar::{Freeze, Heuristic};
-use super::plan::to_lurd;
+use super::freeze::Freeze;
+use super::heuristic::{Heuristic, MAX_CELLS};
 use super::positions::{pack, PositionTable};
-use super::{Limits, Solution};
+use crate::sokoban::plan::to_lurd;
+use crate::sokoban::{Limits, Solution};
 use gridsat_encodings::sokoban::{Analysis, Dir, Level, Push};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::time::Instant;
-
-/// Levels with more squares than this are not searched (the side table takes
-/// `cells^2` bytes, and a square must fit a `u16`).
-const MAX_CELLS: usize = 8192;
 
 /// What the fewest-moves search did, for reports.
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -274,7 +271,7 @@ fn search(
         }
         if stats.expanded % 1024 == 0 && limits.expired() {
             stats.stored = positions.len();
-            let reason = if limits.cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            let reason = if limits.budget.is_cancelled() {
                 "cancelled"
             } else {
                 "time limit"

@@ -4,13 +4,14 @@
 //! least number of pushes. Then the push-optimal plans are enumerated (each blocked
 //! after it is seen) to find the fewest moves among them.
 
-use super::plan::to_lurd;
-use super::{Limits, Outcome, Solution};
+use super::static_unsolvable;
+use crate::limits::wait_for;
+use crate::sokoban::plan::to_lurd;
+use crate::sokoban::{Limits, Outcome, Solution};
 use crate::solver::{Session, SolverError};
 use gridsat_encodings::cnf::Cnf;
 use gridsat_encodings::sokoban::{analysis, Analysis, Horizon, Level, PlanEncoding, Pruning, Push};
-use std::sync::atomic::Ordering;
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// What the search has established so far, sent as it goes.
@@ -34,65 +35,72 @@ pub struct EncodingSize {
     pub solver_calls: usize,
 }
 
-/// Runs the SAT search on a worker thread and waits for it until the deadline, so a
-/// long solver call cannot overrun the time limit. On time-out the worker is told to stop
-/// and left to finish its current call in the background.
-pub fn solve_with_deadline(
+/// Runs the SAT search on a worker thread and waits for it until the budget's deadline
+/// (`limits::wait_for`), so a long solver call cannot overrun the time limit: then the
+/// answer is what the search had proven by the deadline (its best plan, or its bound),
+/// and the worker, told to stop, finishes its current call in the background. Also
+/// returns the formula's last size and when a push-optimal plan was first proven.
+pub fn solve_until_deadline(
     level: &Level,
     limits: &Limits,
     options: SatOptions,
 ) -> anyhow::Result<(Outcome, EncodingSize, Option<f64>)> {
     let started = Instant::now();
-    let mut first_found: Option<f64> = None;
-    let (tx, rx) = mpsc::channel();
-    let worker_level = level.clone();
-    let worker_limits = limits.clone();
-    std::thread::spawn(move || {
-        let done_tx = tx.clone();
-        let result = solve_with(&worker_level, &worker_limits, options, &mut |p| {
-            let _ = tx.send(Ok(p));
-        });
-        let _ = done_tx.send(Err(result));
-    });
-    let mut bound = 0;
-    let mut found: Option<Solution> = None;
-    let mut size = EncodingSize::default();
-    loop {
-        let message = match limits.deadline {
-            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
-            Some(d) => rx.recv_timeout(d.saturating_duration_since(Instant::now())),
-        };
-        match message {
-            Ok(Ok(Progress::NoPlanBelow(b))) => bound = bound.max(b),
-            Ok(Ok(Progress::Found(s))) => {
-                first_found.get_or_insert(started.elapsed().as_secs_f64());
-                found = Some(s)
+    let heard = Arc::new(Mutex::new(Heard::default()));
+    let result = {
+        let (level, limits, heard) = (level.clone(), limits.clone(), heard.clone());
+        wait_for(&limits.budget.clone(), move || {
+            solve_with(&level, &limits, options, &mut |p| {
+                let mut heard = heard.lock().unwrap_or_else(|e| e.into_inner());
+                heard.hear(p, started);
+            })
+        })
+    };
+    let heard = heard.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    match result {
+        Some(outcome) => Ok((outcome?, heard.size, heard.first_found)),
+        None if limits.expired() => {
+            let outcome = match heard.found {
+                Some(s) => Outcome::Solved(s),
+                None => Outcome::GaveUp {
+                    reason: "time limit".into(),
+                    no_plan_below: heard.bound,
+                },
+            };
+            Ok((outcome, heard.size, heard.first_found))
+        }
+        None => {
+            Err(crate::error::InternalError::new("the SAT search stopped without an answer").into())
+        }
+    }
+}
+
+/// What the SAT search reported while it ran.
+#[derive(Clone, Debug, Default)]
+struct Heard {
+    bound: usize,
+    found: Option<Solution>,
+    size: EncodingSize,
+    /// Seconds from the start until the first push-optimal plan.
+    first_found: Option<f64>,
+}
+
+impl Heard {
+    fn hear(&mut self, progress: Progress, started: Instant) {
+        match progress {
+            Progress::NoPlanBelow(b) => self.bound = self.bound.max(b),
+            Progress::Found(s) => {
+                self.first_found
+                    .get_or_insert(started.elapsed().as_secs_f64());
+                self.found = Some(s);
             }
-            Ok(Ok(Progress::Size(s))) => size = s,
-            Ok(Err(result)) => return Ok((result?, size, first_found)),
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                limits.cancel.store(true, Ordering::Relaxed);
-                let outcome = match found {
-                    Some(s) => Outcome::Solved(s),
-                    None => Outcome::GaveUp {
-                        reason: "time limit".into(),
-                        no_plan_below: bound,
-                    },
-                };
-                return Ok((outcome, size, first_found));
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(crate::error::InternalError::new(
-                    "the SAT search stopped without an answer",
-                )
-                .into())
-            }
+            Progress::Size(s) => self.size = s,
         }
     }
 }
 
 /// What one horizon's question got.
-enum Answer {
+pub(super) enum Answer {
     Plan(Vec<Push>),
     NoPlan,
     /// The time limit passed before the answer.
@@ -100,15 +108,27 @@ enum Answer {
 }
 
 /// The incremental solver and the encoding it has been fed so far.
-struct Search<'a> {
-    encoding: PlanEncoding<'a>,
+pub(super) struct Search<'a> {
+    pub(super) encoding: PlanEncoding<'a>,
     session: Session,
     sent: usize,
-    calls: usize,
+    pub(super) calls: usize,
+    /// Print every solver call on standard error (`--stats`).
     trace: bool,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    pub(super) fn new(encoding: PlanEncoding<'a>, trace: bool) -> Search<'a> {
+        Search {
+            encoding,
+            session: Session::new(&Cnf::new()),
+            sent: 0,
+            calls: 0,
+            trace,
+        }
+    }
+
+    /// Sends the solver the clauses the encoding gained since the last call.
     fn flush(&mut self) {
         let cnf = self.encoding.cnf();
         for clause in cnf.clauses().skip(self.sent) {
@@ -119,7 +139,7 @@ impl Search<'_> {
 
     /// A plan for `horizon` whose walks are real, or `NoPlan` when there is none: solves,
     /// and while the model leans on unfounded reachability, learns it and solves again.
-    fn real_plan(
+    pub(super) fn real_plan(
         &mut self,
         horizon: Horizon,
         ordered: bool,
@@ -162,6 +182,13 @@ impl Search<'_> {
         }
     }
 
+    /// Rules out `plan` in the solver only, not in the encoding's formula.
+    pub(super) fn block_in_solver(&mut self, plan: &[Push]) {
+        self.flush();
+        let clause = self.encoding.plan_clause(plan);
+        self.session.add_clause(&clause);
+    }
+
     fn size(&self, horizon: usize) -> EncodingSize {
         EncodingSize {
             horizon,
@@ -180,24 +207,6 @@ impl Search<'_> {
 pub struct SatOptions {
     pub pruning: Pruning,
     pub trace: bool,
-}
-
-/// A proof that no plan exists, from the static analysis alone.
-pub fn static_unsolvable(level: &Level, analysis: &Analysis) -> Option<String> {
-    for &b in level.boxes() {
-        if analysis.dead[b] {
-            let p = level.position(b);
-            return Some(format!(
-                "the box at row {}, column {} can never be pushed onto a goal",
-                p.row + 1,
-                p.col + 1
-            ));
-        }
-    }
-    if analysis.lower_bound.is_none() {
-        return Some("the boxes cannot be matched to distinct goals they can each reach".into());
-    }
-    None
 }
 
 /// More than this many pushes would repeat a position, which a shortest plan never does:
@@ -254,13 +263,7 @@ pub fn solve_with(
     }
     progress(Progress::NoPlanBelow(lower_bound));
     let positions = position_count(level, &analysis);
-    let mut search = Search {
-        encoding: PlanEncoding::with_pruning(level, &analysis, pruning),
-        session: Session::new(&Cnf::new()),
-        sent: 0,
-        calls: 0,
-        trace,
-    };
+    let mut search = Search::new(PlanEncoding::with_pruning(level, &analysis, pruning), trace);
     // Horizons of the wrong parity need no solver call: no plan has that many pushes.
     let parity = analysis::push_parity(level);
     let first = match parity {

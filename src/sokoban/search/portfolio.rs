@@ -1,6 +1,6 @@
 //! The portfolio: the SAT search and the A* search run side by side on two threads;
 //! the first to prove its answer (a push-optimal plan, or unsolvable) wins, and the
-//! other is told to stop through its own cancel flag. A* starts alone and SAT joins it
+//! other is told to stop through its own budget (a child of the level's). A* starts alone and SAT joins it
 //! after `HEAD_START` (25 ms) unless A* has proven its answer by then: most levels
 //! A* proves within a few milliseconds, and the SAT encoder beside it only slows it.
 //!
@@ -11,9 +11,11 @@
 //! proven fewest*. (Asking SAT for fewer moves at the now known push count would need
 //! the SAT horizon at that count, which is exactly what SAT failed to reach first.)
 
+use super::astar;
 use super::moves::{self, MovesReport};
-use super::solve::{solve_with, EncodingSize, Progress, SatOptions};
-use super::{astar, Limits, Outcome};
+use super::sat::{solve_with, EncodingSize, Progress, SatOptions};
+use crate::limits::GRACE;
+use crate::sokoban::{Limits, Outcome};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
@@ -129,18 +131,18 @@ impl Portfolio {
         let started = Instant::now();
         let (tx, rx) = mpsc::channel();
         let sat_limits = Limits {
-            cancel: Arc::new(AtomicBool::new(false)),
+            budget: limits.budget.child(),
             ..limits.clone()
         };
         let astar_limits = Limits {
-            cancel: Arc::new(AtomicBool::new(false)),
+            budget: limits.budget.child(),
             ..limits.clone()
         };
-        let stop_sat = sat_limits.cancel.clone();
-        let stop_astar = astar_limits.cancel.clone();
+        let stop_sat = sat_limits.budget.clone();
+        let stop_astar = astar_limits.budget.clone();
         let stop_both = || {
-            stop_sat.store(true, Ordering::Relaxed);
-            stop_astar.store(true, Ordering::Relaxed);
+            stop_sat.cancel();
+            stop_astar.cancel();
         };
         {
             let level = level.clone();
@@ -203,10 +205,10 @@ impl Portfolio {
             moves: None,
         };
         loop {
-            let message = match (pending.take(), limits.deadline) {
+            let message = match (pending.take(), limits.budget.remaining()) {
                 (Some(m), _) => Ok(m),
                 (None, None) => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
-                (None, Some(d)) => rx.recv_timeout(d.saturating_duration_since(Instant::now())),
+                (None, Some(left)) => rx.recv_timeout(left),
             };
             let elapsed = started.elapsed().as_secs_f64();
             match message {
@@ -214,7 +216,7 @@ impl Portfolio {
                 Ok(Message::Sat(Progress::Size(s))) => encoding = s,
                 Ok(Message::Sat(Progress::Found(s))) => {
                     // SAT proved push-optimality; A* has nothing left to add.
-                    stop_astar.store(true, Ordering::Relaxed);
+                    stop_astar.cancel();
                     push_seconds.get_or_insert(elapsed);
                     sat_found = Some(s);
                 }
@@ -276,7 +278,7 @@ impl Portfolio {
                     stop_both();
                     // A* stops within a few milliseconds of the deadline with its bound (the
                     // least f of its open list); a SAT call may not return for long.
-                    let grace = Instant::now() + std::time::Duration::from_millis(500);
+                    let grace = Instant::now() + GRACE;
                     while let Ok(message) =
                         rx.recv_timeout(grace.saturating_duration_since(Instant::now()))
                     {
@@ -314,13 +316,13 @@ impl Portfolio {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sokoban::parse::{parse_levels, Format};
+    use crate::sokoban::parse::{parse_levels, LevelFormat};
 
     /// Microban 1 (8 pushes) with A* stopped at once by its position limit, so only
     /// SAT can answer.
     fn level_and_limits() -> (gridsat_encodings::sokoban::Level, Limits) {
-        let text = include_str!("../../examples/sokoban/microban-1-10.xsb");
-        let level = parse_levels(text, Format::Auto, Some(1)).unwrap()[0]
+        let text = include_str!("../../../examples/sokoban/microban-1-10.xsb");
+        let level = parse_levels(text, LevelFormat::Auto, Some(1)).unwrap()[0]
             .level
             .clone();
         let limits = Limits {

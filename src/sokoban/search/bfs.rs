@@ -7,7 +7,7 @@
 //! exhausted search proves the level unsolvable.
 
 use super::flood::Flood;
-use super::{Limits, Outcome, Solution};
+use crate::sokoban::{Limits, Outcome, Solution};
 use gridsat_encodings::sokoban::{Dir, Level, Push};
 use std::collections::HashMap;
 

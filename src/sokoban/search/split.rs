@@ -37,11 +37,14 @@
 //! boxes, which is exactly a position of the half's own search: so the memo is keyed by
 //! it, and answers across halves, cuts and the whole search.
 
-use super::astar::{for_each_child, Freeze, Heuristic, Open};
 use super::corral::{Corrals, Pruning};
+use super::expand::for_each_child;
 use super::flood::Flood;
+use super::freeze::Freeze;
+use super::heuristic::Heuristic;
+use super::open::Open;
 use super::positions::{pack, PositionTable};
-use super::Limits;
+use crate::sokoban::Limits;
 use gridsat_encodings::grid::Cell;
 use gridsat_encodings::sokoban::{Analysis, Level};
 use std::cmp::Reverse;

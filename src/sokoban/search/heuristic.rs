@@ -1,0 +1,143 @@
+//! The matching bound of a position, the heuristic of the push searches: a minimum-cost
+//! assignment of the boxes to distinct goals, where a box costs the pushes a *lone* box
+//! needs from its square, with the player on its actual side, to the goal.
+//!
+//! It is *admissible*: in any plan each box ends on its own goal and needs at least its
+//! lone pushes (other boxes only block). It is *consistent* (`h(parent) <= 1 +
+//! h(child)`): a push changes only the pushed box's row of the cost matrix (the player
+//! never walks through a box that does not move, so every other box keeps its side), and
+//! a lone box's distance to any goal drops by at most one per push, so any assignment of
+//! the child costs at most one less in the parent. `h = 0` exactly when every box stands
+//! on a goal (a lone box needs no push only on the goal itself).
+
+use gridsat_encodings::sokoban::analysis::{SideTable, UNREACHABLE};
+use gridsat_encodings::sokoban::matching::Matcher;
+use gridsat_encodings::sokoban::{Analysis, Level};
+
+/// Levels with more squares than this are not searched: the side table takes
+/// `cells^2` bytes (and a square must fit a `u16`).
+pub(super) const MAX_CELLS: usize = 8192;
+
+/// The matching bound of a position; `None` when infinite.
+/// The expanded position's matching is solved once; each child differs from it in the
+/// pushed box's row only, so with as many goals as boxes the child's matching is
+/// repaired from it with one augmenting path (`Matcher::resolve_row`).
+pub(super) struct Heuristic<'a> {
+    level: &'a Level,
+    analysis: &'a Analysis,
+    sides: SideTable,
+    /// The expanded position's cost matrix (rows in its box order) and its player.
+    costs: Vec<Vec<u32>>,
+    player: usize,
+    parent: Matcher,
+    child: Matcher,
+    spare_row: Vec<u32>,
+    /// The expanded position's bound and the goal its matching gives each box.
+    bound: u32,
+    goal_of: Vec<usize>,
+}
+
+/// The cost of a forbidden pair in the search's matchings: above any finite matching
+/// (lone-box distances are below 4 x 8192 and there are at most 8192 boxes).
+const FORBIDDEN: i64 = 1 << 40;
+
+impl Heuristic<'_> {
+    /// Fills `row` with the pushes from `cell` to every goal with the player on
+    /// `player`'s side; false when no goal can be reached.
+    fn fill_row(&self, row: &mut Vec<u32>, cell: usize, player: usize) -> bool {
+        let side = self.sides.side(cell, player);
+        row.clear();
+        let goals = self.level.goals().len();
+        row.extend((0..goals).map(|g| self.analysis.pushes_to_goal(g, cell, side)));
+        row.iter().any(|&c| c != UNREACHABLE)
+    }
+
+    /// The bound of the position about to be expanded (kept for its children).
+    pub(super) fn expand(&mut self, boxes: &[usize], player: usize) -> Option<u32> {
+        let mut costs = std::mem::take(&mut self.costs);
+        let goals = self.level.goals().len();
+        costs.resize_with(goals.max(boxes.len()), Vec::new);
+        let finite = costs
+            .iter_mut()
+            .zip(boxes)
+            .all(|(row, &b)| self.fill_row(row, b, player));
+        // With fewer boxes than goals, rows of zeros for the goals left over make the
+        // matrix square (same optimum), so that a child's matching is one row re-solved.
+        for row in &mut costs[boxes.len().min(goals)..] {
+            row.clear();
+            row.resize(goals, 0);
+        }
+        self.costs = costs;
+        self.player = player;
+        if !finite {
+            return None;
+        }
+        let bound = self
+            .parent
+            .solve_with_forbidden_cost(&self.costs, FORBIDDEN)?;
+        self.bound = bound;
+        self.goal_of.resize(self.costs.len(), 0);
+        for (row, goal) in self.parent.pairs() {
+            self.goal_of[row] = goal;
+        }
+        Some(bound)
+    }
+
+    /// The bound of the child in which box number `k` of the expanded position stands on
+    /// `target` and the player's region is represented by `player`.
+    pub(super) fn child(
+        &mut self,
+        k: usize,
+        target: usize,
+        player: usize,
+        boxes: &[usize],
+    ) -> Option<u32> {
+        // The other boxes keep their sides (the player never walks through them), so
+        // their rows are the expanded position's.
+        debug_assert!(
+            boxes
+                .iter()
+                .enumerate()
+                .all(|(i, &b)| i == k
+                    || self.sides.side(b, player) == self.sides.side(b, self.player))
+        );
+        let mut row = std::mem::take(&mut self.spare_row);
+        if !self.fill_row(&mut row, target, player) {
+            self.spare_row = row;
+            return None;
+        }
+        // The push brought the box one push nearer its goal in the expanded position's
+        // matching: that matching, changed in this row only, costs one less, and no
+        // matching of the child costs less than that (consistency, module comment).
+        let goal = self.goal_of[k];
+        let nearer = row[goal] != UNREACHABLE && row[goal] + 1 == self.costs[k][goal];
+        if nearer && !cfg!(debug_assertions) {
+            self.spare_row = row;
+            return Some(self.bound - 1);
+        }
+        std::mem::swap(&mut row, &mut self.costs[k]);
+        let bound = self.parent.resolve_row(&self.costs, k, &mut self.child);
+        std::mem::swap(&mut row, &mut self.costs[k]);
+        self.spare_row = row;
+        debug_assert!(!nearer || bound == Some(self.bound - 1));
+        bound
+    }
+}
+
+impl<'a> Heuristic<'a> {
+    /// The matching bound of `level`'s positions, from its analysis.
+    pub(super) fn new(level: &'a Level, analysis: &'a Analysis) -> Heuristic<'a> {
+        Heuristic {
+            level,
+            analysis,
+            sides: analysis.side_table(level),
+            costs: Vec::new(),
+            player: 0,
+            parent: Matcher::default(),
+            child: Matcher::default(),
+            spare_row: Vec::new(),
+            bound: 0,
+            goal_of: Vec::new(),
+        }
+    }
+}
