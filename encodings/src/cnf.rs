@@ -11,13 +11,42 @@ use std::ops::Range;
 
 pub use crate::lit::{Lit, Var};
 
-/// A named, contiguous range of clauses ("zones", "rows", "no-touch"), so a user can
-/// see which rule costs how much.
+/// The clauses and variables of one named rule ("zones", "rows", "no-touch"), so a user
+/// can see which rule costs how much. A rule stated in several stretches (loop clauses
+/// learned step by step) is one group with several runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
     pub name: String,
-    pub clauses: Range<usize>,
-    pub vars: Range<usize>,
+    /// The runs of clause indices, in order.
+    pub clauses: Vec<Range<usize>>,
+    /// The runs of variable indices, in order.
+    pub vars: Vec<Range<usize>>,
+}
+
+impl Group {
+    pub fn num_clauses(&self) -> usize {
+        self.clauses.iter().map(Range::len).sum()
+    }
+
+    pub fn num_vars(&self) -> usize {
+        self.vars.iter().map(Range::len).sum()
+    }
+}
+
+/// `first..last` (1-based, inclusive, as DIMACS counts) for one run; the total and the
+/// span for several.
+fn describe_runs(what: &str, runs: &[Range<usize>]) -> String {
+    match runs {
+        [] => format!("no {what}"),
+        [run] => format!("{what} {}..{}", run.start + 1, run.end),
+        _ => format!(
+            "{} {what} in {} runs from {} to {}",
+            runs.iter().map(Range::len).sum::<usize>(),
+            runs.len(),
+            runs[0].start + 1,
+            runs[runs.len() - 1].end
+        ),
+    }
 }
 
 /// A CNF formula under construction.
@@ -31,6 +60,8 @@ pub struct Cnf {
     /// `clause_starts[i]..clause_starts[i + 1]` are the literals of clause `i`.
     clause_starts: Vec<usize>,
     groups: Vec<Group>,
+    /// Where each group name stands in `groups`.
+    group_index: std::collections::HashMap<String, usize>,
     open_group: Option<(String, usize, usize)>,
     projection: Vec<Var>,
     cardinalities: Vec<Cardinality>,
@@ -201,17 +232,35 @@ impl Cnf {
         self.open_group = Some((name.to_string(), self.num_clauses(), self.num_vars));
     }
 
+    /// Closes the open group; a name seen before adds its runs to that group.
     pub fn end_group(&mut self) {
-        if let Some((name, clause_start, var_start)) = self.open_group.take() {
-            self.groups.push(Group {
-                name,
-                clauses: clause_start..self.num_clauses(),
-                vars: var_start..self.num_vars,
-            });
+        let Some((name, clause_start, var_start)) = self.open_group.take() else {
+            return;
+        };
+        let (clauses, vars) = (clause_start..self.num_clauses(), var_start..self.num_vars);
+        let index = match self.group_index.get(&name) {
+            Some(&index) => index,
+            None => {
+                self.group_index.insert(name.clone(), self.groups.len());
+                self.groups.push(Group {
+                    name,
+                    clauses: Vec::new(),
+                    vars: Vec::new(),
+                });
+                self.groups.len() - 1
+            }
+        };
+        let group = &mut self.groups[index];
+        for (runs, run) in [(&mut group.clauses, clauses), (&mut group.vars, vars)] {
+            match runs.last_mut() {
+                _ if run.is_empty() => {}
+                Some(last) if last.end == run.start => last.end = run.end,
+                _ => runs.push(run),
+            }
         }
     }
 
-    /// The closed groups, in the order they were opened.
+    /// The groups, in the order their names were first opened.
     pub fn groups(&self) -> &[Group] {
         &self.groups
     }
@@ -229,12 +278,10 @@ impl Cnf {
         for g in &self.groups {
             writeln!(
                 out,
-                "c group {}: clauses {}..{}, variables {}..{}",
+                "c group {}: {}, {}",
                 g.name,
-                g.clauses.start + 1,
-                g.clauses.end,
-                g.vars.start + 1,
-                g.vars.end
+                describe_runs("clauses", &g.clauses),
+                describe_runs("variables", &g.vars)
             )?;
         }
         write!(out, "c p show")?;
@@ -287,7 +334,31 @@ mod tests {
         let text = cnf.to_dimacs_string();
         assert!(text.contains("c p show 1 0\n"));
         assert!(text.contains("p cnf 2 1\n1 -2 0\n"));
-        assert_eq!(cnf.groups()[0].clauses, 0..1);
+        assert_eq!(cnf.groups()[0].clauses, vec![0..1usize]);
+        assert!(
+            text.contains("c group g: clauses 1..1, no variables\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_group_opened_again_adds_its_runs() {
+        let mut cnf = Cnf::new();
+        let a = cnf.primary_var().positive();
+        for name in ["loops", "other", "loops", "loops"] {
+            cnf.begin_group(name);
+            cnf.clause([a]);
+        }
+        cnf.end_group();
+        let groups = cnf.groups();
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0].clauses, [0..1, 2..4]);
+        assert_eq!(groups[0].num_clauses(), 3);
+        let text = cnf.to_dimacs_string();
+        assert!(
+            text.contains("c group loops: 3 clauses in 2 runs from 1 to 4, no variables\n"),
+            "{text}"
+        );
     }
 
     #[test]

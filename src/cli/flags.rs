@@ -191,8 +191,8 @@ pub fn print_cnf_size(what: &str, cnf: &Cnf) {
         eprintln!(
             "  {:<width$} {:>8} clauses {:>8} auxiliary variables",
             g.name,
-            g.clauses.len(),
-            g.vars.len()
+            g.num_clauses(),
+            g.num_vars()
         );
     }
 }
