@@ -9,7 +9,6 @@ pub mod error;
 pub mod full_board;
 pub mod input;
 pub mod limits;
-pub mod modes;
 pub mod sokoban;
 pub mod solver;
 pub mod star_battle;

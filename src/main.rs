@@ -55,16 +55,11 @@ fn main() -> ExitCode {
         Command::Bench(Bench::StarBattle(args)) => gridsat::star_battle::bench::run(args),
     };
     let exit = match result {
-        Ok(exit) => exit,
-        Err(error) if Exit::is_broken_pipe(&error) => Exit::Solved,
-        Err(error) => {
+        Err(error) if is_full_board_bug(&error) => {
             eprintln!("gridsat: {error:#}");
-            if is_full_board_bug(&error) {
-                Exit::Internal
-            } else {
-                Exit::of_error(&error)
-            }
+            Exit::Internal
         }
+        result => Exit::report(result),
     };
     exit.into()
 }

@@ -306,7 +306,7 @@ fn usage_errors() {
     for (args, message) in [
         (
             vec![sample.as_str(), "find_all_solutions", "--count"],
-            "seed's command line",
+            "course's command line",
         ),
         (
             vec![sample.as_str(), "--unique", "--limit", "2"],

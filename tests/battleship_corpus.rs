@@ -1,10 +1,13 @@
 //! The solution counts of the spec's table, for every puzzle of the corpus (copied into
 //! examples/battleship/ from shared/corpus/battleship/).
 
+use gridsat::answer::{find, Answer};
 use gridsat::battleship::parse::parse_puzzle;
-use gridsat::battleship::solve::count_solutions;
-use gridsat_encodings::battleship::{encode, Options};
+use gridsat::battleship::puzzle::Battleship;
+use gridsat::cli::Mode;
+use gridsat::limits::Budget;
 use gridsat_encodings::card::CardEncoding;
+use std::sync::Arc;
 
 const EXPECTED: [(&str, u64); 17] = [
     ("puzzle_sample", 2),
@@ -33,10 +36,14 @@ fn count(name: &str, card: CardEncoding) -> u64 {
     );
     let text = std::fs::read_to_string(&path).unwrap();
     let puzzle = parse_puzzle(&text).unwrap();
-    let encoded = encode(&puzzle, &Options { card });
-    let listing = count_solutions(&puzzle, &encoded, None).unwrap();
-    assert!(listing.complete);
-    listing.found
+    let puzzle = Arc::new(Battleship::new(puzzle, card).unwrap());
+    match find(puzzle, Mode::Count { limit: None }, &Budget::unlimited()).unwrap() {
+        Answer::Count {
+            count,
+            at_least: false,
+        } => count.to_u64().unwrap(),
+        other => panic!("{name}: not a complete count: {other:?}"),
+    }
 }
 
 #[test]

@@ -8,14 +8,15 @@
 
 mod common;
 use common::Rng;
-use gridsat::battleship::solve::list_solutions;
-use gridsat_encodings::battleship::{
-    encode, FleetShip, Hint, Options, Piece, Placement, Puzzle, ShipType,
-};
+use gridsat::answer::{find, Answer, BoardPuzzle};
+use gridsat::battleship::puzzle::Battleship;
+use gridsat::cli::Mode;
+use gridsat::limits::Budget;
+use gridsat_encodings::battleship::{FleetShip, Hint, Piece, Placement, Puzzle, ShipType};
 use gridsat_encodings::card::CardEncoding;
 use gridsat_encodings::grid::Cell;
 use std::collections::BTreeSet;
-use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// A board as a bit set of ship cells, bit `r * cols + c`.
 type Board = u32;
@@ -161,15 +162,24 @@ fn board_of(puzzle: &Puzzle, ships: &[Placement]) -> Board {
 }
 
 fn sat_solutions(puzzle: &Puzzle, card: CardEncoding) -> Vec<Board> {
-    let encoded = encode(puzzle, &Options { card });
-    let mut boards = Vec::new();
-    let listing = list_solutions(puzzle, &encoded, None, |ships| {
-        boards.push(board_of(puzzle, ships));
-        ControlFlow::Continue(())
-    })
-    .expect("solving succeeds and every solution passes the verifier");
-    assert!(listing.complete);
+    let solver = Arc::new(Battleship::new(puzzle.clone(), card).unwrap());
+    let answer = find(
+        solver.clone(),
+        Mode::All { limit: None },
+        &Budget::unlimited(),
+    )
+    .expect("solving succeeds and every solution passes the checker");
+    let Answer::All {
+        boards,
+        more: false,
+    } = answer
+    else {
+        panic!("not a complete listing: {answer:?}");
+    };
     boards
+        .iter()
+        .map(|cells| board_of(puzzle, &solver.read(&cells).unwrap()))
+        .collect()
 }
 
 /// Places a random fleet; returns the puzzle with every sum known and no hints, and the

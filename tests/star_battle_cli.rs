@@ -34,7 +34,7 @@ fn bad_files_name_the_file_and_line_and_exit_2() {
         (
             "2 2\nA 3\n0 0\n1 0\n0 1\n1 1\n",
             ":6:",
-            "found the number '1'",
+            "the zone before it declares too few cells",
         ),
         ("2\nAB\nABC\n", ":3:", "first row (line 2) has 2"),
     ];
@@ -159,7 +159,7 @@ fn all_with_limit_and_json_count() {
     let text = stdout(&o);
     assert_eq!(text.matches("Solution ").count(), 5);
     assert!(
-        text.ends_with("5 solutions (stopped at --limit 5; there may be more).\n"),
+        text.ends_with("5 solutions (stopped at --limit 5; there are more).\n"),
         "{text}"
     );
 
@@ -177,8 +177,9 @@ fn all_with_limit_and_json_count() {
     assert_eq!(v["count"], 142);
     assert_eq!(v["complete"], true);
 
-    // A limit bounds a count as it bounds a listing: a lower bound when reached, the
-    // exact number when not.
+    // A limit bounds a count as it bounds a listing: a lower bound when there are more
+    // solutions than the limit, the exact number when not (one solution past the limit
+    // is looked for, so a limit equal to the count gives the exact count).
     let count = |limit: &str| {
         let o = gridsat(&[&at_most_2[..], &["--count", "--limit", limit]].concat());
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -188,9 +189,10 @@ fn all_with_limit_and_json_count() {
         count("100"),
         "Number of solutions: at least 100 (stopped at --limit)\n"
     );
+    assert_eq!(count("142"), "Number of solutions: 142\n");
     assert_eq!(
-        count("142"),
-        "Number of solutions: at least 142 (stopped at --limit)\n"
+        count("141"),
+        "Number of solutions: at least 141 (stopped at --limit)\n"
     );
     assert_eq!(count("143"), "Number of solutions: 142\n");
 }
@@ -266,4 +268,81 @@ fn dimacs_output_has_header_and_projection() {
         clauses
     );
     assert!(stderr(&o).contains("zones"));
+}
+
+/// twonot2 with two stars has far too many solutions to count in a second: `--timeout`
+/// ends the run with what was proven (a lower bound) and exit status 4, in every mode
+/// that can take that long.
+#[test]
+fn timeout_gives_up_with_what_was_proven_and_exit_4() {
+    let p = "examples/star-battle/twonot2.txt";
+    let o = gridsat(&[
+        "star-battle",
+        p,
+        "--stars",
+        "2",
+        "--count",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("Number of solutions: at least "), "{text}");
+    assert!(text.contains("gave up at --timeout"), "{text}");
+
+    let o = gridsat(&[
+        "star-battle",
+        p,
+        "--stars",
+        "2",
+        "--count",
+        "--timeout",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(4));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["gave_up"], "time limit");
+
+    // A listing under a limit it cannot reach in time prints the solutions it found, each
+    // checked, and says that there are at least that many.
+    let o = gridsat(&[
+        "star-battle",
+        p,
+        "--stars",
+        "2",
+        "--all",
+        "--limit",
+        "10000000",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(4));
+    let text = stdout(&o);
+    let found = text.matches("Solution ").count();
+    assert!(
+        text.ends_with(&format!(
+            "{found} solutions found; gave up at --timeout after {} s: there are at least {found}, perhaps more.\n",
+            text.rsplit("after ").next().unwrap().split(' ').next().unwrap()
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn timeouts_must_be_finite_positive_numbers() {
+    for bad in ["0", "-5", "NaN", "inf", "1e20", "soon"] {
+        let flag = format!("--timeout={bad}");
+        let o = gridsat(&[
+            "star-battle",
+            "examples/star-battle/twonot1.txt",
+            "--stars",
+            "2",
+            &flag,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(stderr(&o).contains("--timeout"), "{bad}: {}", stderr(&o));
+    }
 }

@@ -4,11 +4,70 @@
 
 mod common;
 use common::Rng;
-use gridsat::star_battle::solve::{order_solutions, Problem};
-use gridsat::star_battle::verify::verify;
+use gridsat::answer::{find, Answer};
+use gridsat::cli::Mode;
+use gridsat::limits::Budget;
+use gridsat::star_battle::check::check as verify;
+use gridsat::star_battle::puzzle::StarBattle;
 use gridsat_encodings::grid::Cell;
 use gridsat_encodings::star_battle::{LineRule, Puzzle, Stars, Zone};
 use gridsat_encodings::CardEncoding;
+use std::sync::Arc;
+
+/// The documented order: at the first cell (row-major) where two boards differ, the
+/// one with a star there comes first.
+fn order_solutions(solutions: &mut [Stars]) {
+    solutions.sort_by(|a, b| b.star.cmp(&a.star));
+}
+
+/// Every solution through the answer layer, in its order.
+fn solve_all(puzzle: &StarBattle) -> Vec<Stars> {
+    let answer = find(
+        Arc::new(puzzle.clone()),
+        Mode::All { limit: None },
+        &Budget::unlimited(),
+    );
+    let Answer::All {
+        boards,
+        more: false,
+    } = answer.unwrap()
+    else {
+        panic!("not a complete listing");
+    };
+    boards
+        .iter()
+        .map(|star| Stars {
+            rows: puzzle.puzzle.rows,
+            cols: puzzle.puzzle.cols,
+            star,
+        })
+        .collect()
+}
+
+fn count(puzzle: &StarBattle) -> u128 {
+    match find(
+        Arc::new(puzzle.clone()),
+        Mode::Count { limit: None },
+        &Budget::unlimited(),
+    ) {
+        Ok(Answer::Count {
+            count,
+            at_least: false,
+        }) => count.to_u128().unwrap(),
+        other => panic!("not a complete count: {other:?}"),
+    }
+}
+
+fn determined(puzzle: &StarBattle) -> Option<Vec<Option<bool>>> {
+    match find(
+        Arc::new(puzzle.clone()),
+        Mode::Determined,
+        &Budget::unlimited(),
+    ) {
+        Ok(Answer::Determined(cells)) => cells,
+        other => panic!("not a determined answer: {other:?}"),
+    }
+}
 
 /// A random partition of a rows x cols grid into at most `max_zones` labelled zones
 /// (zones need not be contiguous for the rules to make sense).
@@ -183,18 +242,13 @@ fn sat_solutions_equal_brute_force_on_random_puzzles() {
             })
             .collect();
         order_solutions(&mut want);
-        let problem = Problem {
-            puzzle: puzzle.clone(),
-            stars,
-            rule,
-            card,
-        };
-        let got = problem.solve_all(None).unwrap();
+        let problem = StarBattle::new(puzzle.clone(), stars, rule, card);
+        let got = solve_all(&problem);
         assert_eq!(
             got, want,
             "case {case}: {puzzle:?} S={stars} {rule:?} {card}"
         );
-        assert_eq!(problem.count().unwrap(), want.len() as u128, "case {case}");
+        assert_eq!(count(&problem), want.len() as u128, "case {case}");
         for s in &got {
             assert_eq!(verify(&puzzle, stars, rule, s), Ok(()));
         }
@@ -217,14 +271,9 @@ fn determined_cells_agree_with_the_full_solution_list() {
         } else {
             LineRule::Exact
         };
-        let problem = Problem {
-            puzzle: puzzle.clone(),
-            stars: 1,
-            rule,
-            card: CardEncoding::Totalizer,
-        };
+        let problem = StarBattle::new(puzzle.clone(), 1, rule, CardEncoding::Totalizer);
         let all = brute_force(&puzzle, 1, rule);
-        let det = problem.determined().unwrap();
+        let det = determined(&problem);
         match det {
             None => assert!(all.is_empty(), "case {case}"),
             Some(cells) => {

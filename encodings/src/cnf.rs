@@ -1,116 +1,15 @@
-//! Variables, literals and the CNF builder every puzzle encoding writes into.
+//! The CNF builder every puzzle encoding writes into: clauses, named groups, the
+//! projection set, the DIMACS writer, and the record of the cardinality constraints.
 //!
-//! Variables are numbered from 0 inside the crate; DIMACS numbering (from 1) only
-//! appears at the edges (`Var::dimacs`, `Lit::to_dimacs`, `Cnf::write_dimacs`).
+//! It sits just above `lit` and names no encoding: the encodings (`card`) and grid shapes
+//! (`grid`) are built on it, so the cardinality record carries its encoding's behaviour
+//! (how to fill the auxiliary variables) as a function instead of naming the encoding.
 
 use std::fmt;
 use std::io;
-use std::ops::{Not, Range};
+use std::ops::Range;
 
-/// A propositional variable, numbered from 0.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Var(u32);
-
-impl Var {
-    pub fn from_index(index: usize) -> Var {
-        Var(u32::try_from(index).expect("more than 2^32 variables"))
-    }
-
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The DIMACS number of this variable (1-based).
-    pub fn dimacs(self) -> i64 {
-        i64::from(self.0) + 1
-    }
-
-    pub fn positive(self) -> Lit {
-        Lit::new(self, true)
-    }
-
-    pub fn negative(self) -> Lit {
-        Lit::new(self, false)
-    }
-}
-
-impl fmt::Debug for Var {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "x{}", self.dimacs())
-    }
-}
-
-/// A literal: a variable or its negation. Packed as `2 * var + negated`, so literals
-/// of one variable are neighbours and `!lit` is a bit flip.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Lit(u32);
-
-impl Lit {
-    pub fn new(var: Var, positive: bool) -> Lit {
-        Lit(var.0 * 2 + u32::from(!positive))
-    }
-
-    pub fn var(self) -> Var {
-        Var(self.0 >> 1)
-    }
-
-    pub fn is_positive(self) -> bool {
-        self.0 & 1 == 0
-    }
-
-    pub fn is_negative(self) -> bool {
-        !self.is_positive()
-    }
-
-    /// Dense index `2 * var + negated`, for arrays indexed by literal.
-    pub fn code(self) -> usize {
-        self.0 as usize
-    }
-
-    pub fn from_code(code: usize) -> Lit {
-        Lit(u32::try_from(code).expect("literal code out of range"))
-    }
-
-    /// DIMACS form: `+v` or `-v`, variables counted from 1.
-    pub fn to_dimacs(self) -> i64 {
-        let v = self.var().dimacs();
-        if self.is_positive() {
-            v
-        } else {
-            -v
-        }
-    }
-
-    /// From DIMACS form; `None` for 0 or a number too large for a variable index.
-    pub fn from_dimacs(number: i64) -> Option<Lit> {
-        if number == 0 {
-            return None;
-        }
-        let index = usize::try_from(number.unsigned_abs() - 1).ok()?;
-        if index >= u32::MAX as usize / 2 {
-            return None;
-        }
-        Some(Lit::new(Var::from_index(index), number > 0))
-    }
-
-    /// The value of this literal under a total assignment indexed by variable.
-    pub fn eval(self, values: &[bool]) -> bool {
-        values[self.var().index()] == self.is_positive()
-    }
-}
-
-impl Not for Lit {
-    type Output = Lit;
-    fn not(self) -> Lit {
-        Lit(self.0 ^ 1)
-    }
-}
-
-impl fmt::Debug for Lit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.to_dimacs())
-    }
-}
+pub use crate::lit::{Lit, Var};
 
 /// A named, contiguous range of clauses ("zones", "rows", "no-touch"), so a user can
 /// see which rule costs how much.
@@ -138,7 +37,7 @@ pub struct Cnf {
 }
 
 /// A cardinality constraint `lo <= (number of true literals among lits) <= hi`, stated
-/// through `CardEncoding::constrain`: its clauses are `clauses`, its auxiliary
+/// through `CardinalityEncoding::constrain`: its clauses are `clauses`, its auxiliary
 /// variables (private to it: no other clause mentions them) are `aux`.
 ///
 /// The clauses alone say everything (DIMACS output, CDCL solvers and
@@ -146,24 +45,34 @@ pub struct Cnf {
 /// cardinality constraints natively, such as the counting engine, drop those clauses
 /// and variables and count over `lits` directly. `fill_aux` gives the auxiliary
 /// variables back their values (each is a function of the inputs).
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// The encoding is carried as its name and its value filler, not as a `card` type: the
+/// encodings are built on this builder, and the builder must not depend on them.
+#[derive(Clone, Debug)]
 pub struct Cardinality {
     pub lits: Vec<Lit>,
     pub lo: usize,
     /// At most `lits.len()`.
     pub hi: usize,
-    pub encoding: crate::card::CardEncoding,
+    /// The name of the encoding that wrote the clauses (`CardEncoding::name`).
+    pub encoding: &'static str,
+    /// That encoding's value filler; call it through `fill_aux`.
+    pub fill: FillAux,
     pub clauses: Range<usize>,
     pub aux: Range<usize>,
 }
+
+/// An encoding's value filler, as a record carries it. A plain `fn` (no state, `Copy`)
+/// because the encodings are stateless; the record is what it reads (inputs, bounds,
+/// first auxiliary variable). `Cardinality::fill_aux` is the way to call it.
+pub type FillAux = fn(&Cardinality, &mut [bool]);
 
 impl Cardinality {
     /// Writes into `values` (indexed by variable) the value of every auxiliary variable
     /// of this constraint, computed from the values of its inputs.
     pub fn fill_aux(&self, values: &mut [bool]) {
         if !self.aux.is_empty() {
-            self.encoding
-                .fill_counter(&self.lits, self.lo, self.hi, self.aux.start, values);
+            (self.fill)(self, values);
         }
     }
 }
@@ -216,7 +125,8 @@ impl Cnf {
         self.projection.push(var);
     }
 
-    /// The cardinality constraints stated through `CardEncoding::constrain`, in order.
+    /// The cardinality constraints stated through `CardinalityEncoding::constrain`, in
+    /// order.
     pub fn cardinalities(&self) -> &[Cardinality] {
         &self.cardinalities
     }
@@ -228,14 +138,6 @@ impl Cnf {
     /// The projection set, in the order the variables were made primary.
     pub fn projection(&self) -> &[Var] {
         &self.projection
-    }
-
-    /// A grid of fresh primary variables, row-major.
-    pub fn bool_grid(&mut self, rows: usize, cols: usize) -> crate::grid::LitGrid {
-        let lits = (0..rows * cols)
-            .map(|_| self.primary_var().positive())
-            .collect();
-        crate::grid::LitGrid::new(rows, cols, lits)
     }
 
     /// Adds a clause: the disjunction of `lits`. An empty clause makes the formula
@@ -373,17 +275,6 @@ impl fmt::Debug for Cnf {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn literal_round_trips_through_dimacs() {
-        for n in [1i64, -1, 7, -7, 1000, -1000] {
-            assert_eq!(Lit::from_dimacs(n).unwrap().to_dimacs(), n);
-        }
-        assert_eq!(Lit::from_dimacs(0), None);
-        let v = Var::from_index(3);
-        assert_eq!(!v.positive(), v.negative());
-        assert!(v.negative().is_negative());
-    }
 
     #[test]
     fn dimacs_has_projection_and_header() {

@@ -1,6 +1,10 @@
 //! A rectangular grid of literals: the shape most puzzle rules are stated over.
+//!
+//! Above `cnf`: a grid is a view of literals, and only its constructor `LitGrid::primary`
+//! needs the builder (to make the variables), so the builder never names a grid.
 
-use crate::cnf::Lit;
+use crate::cnf::Cnf;
+use crate::lit::Lit;
 
 /// A cell position, `row` first (row 0 is the top).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -82,6 +86,15 @@ impl LitGrid {
     pub fn new(rows: usize, cols: usize, lits: Vec<Lit>) -> LitGrid {
         assert_eq!(lits.len(), rows * cols, "grid size mismatch");
         LitGrid { rows, cols, lits }
+    }
+
+    /// A grid of fresh primary variables of `cnf`, row-major: a puzzle's own unknowns,
+    /// one per cell.
+    pub fn primary(cnf: &mut Cnf, rows: usize, cols: usize) -> LitGrid {
+        let lits = (0..rows * cols)
+            .map(|_| cnf.primary_var().positive())
+            .collect();
+        LitGrid::new(rows, cols, lits)
     }
 
     pub fn rows(&self) -> usize {
@@ -169,12 +182,13 @@ impl LitGrid {
 
 #[cfg(test)]
 mod tests {
+    use super::LitGrid;
     use crate::cnf::Cnf;
 
     #[test]
     fn neighbour_pair_counts() {
         let mut cnf = Cnf::new();
-        let g = cnf.bool_grid(3, 4);
+        let g = LitGrid::primary(&mut cnf, 3, 4);
         // Horizontal 3*3, vertical 2*4, two diagonals 2*3 each.
         assert_eq!(g.king_adjacent_pairs().len(), 9 + 8 + 6 + 6);
         assert_eq!(g.orthogonal_pairs().len(), 9 + 8);

@@ -87,7 +87,7 @@ impl Stars {
 
 pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
     let mut cnf = Cnf::new();
-    let star = cnf.bool_grid(puzzle.rows, puzzle.cols);
+    let star = LitGrid::primary(&mut cnf, puzzle.rows, puzzle.cols);
     let s = options.stars;
     let card = options.card;
 

@@ -78,8 +78,8 @@ fn main() -> anyhow::Result<()> {
     println!("| puzzle | solutions | gridsat CPU s, min / median of {r} | baseline CPU s, min / median of {r} | baseline solve_seconds (median) | gridsat / baseline (medians) |", r = bench.runs);
     println!("|---|---|---|---|---|---|");
     for puzzle in &bench.puzzles {
-        let mut args = Args::seed(puzzle.clone(), true);
-        args.modes.card = bench.card;
+        let mut args = Args::course(puzzle.clone(), true);
+        args.card.card = Some(bench.card);
         let mut ours = Vec::new();
         let mut theirs = Vec::new();
         let mut theirs_solve = Vec::new();

@@ -1,7 +1,13 @@
-//! Battleship solitaire: parse, solve, verify, render, and the command line.
+//! Battleship solitaire: the puzzle's own parts. `parse` reads the course's format,
+//! `puzzle` states the rules for the answer layer (its CNF comes from the encodings
+//! crate), `ships` reads the ships off a board of ship cells, `check` is the independent
+//! rule checker, `draw` the ship lines and the framed board, `course` the course
+//! program's command line, `cli` the command.
 
+pub mod check;
 pub mod cli;
+pub mod course;
+pub mod draw;
 pub mod parse;
-pub mod render;
-pub mod solve;
-pub mod verify;
+pub mod puzzle;
+pub mod ships;

@@ -1,4 +1,4 @@
-//! The seed's puzzle format, read with nom, line by line.
+//! The course's puzzle format, as a nom grammar, statement by statement.
 //!
 //! ```text
 //! board 4 5              rows, columns
@@ -7,79 +7,276 @@
 //! cruiser                one ship per line (or unknown)
 //! constraint 0 2 <       row, column, one of o < > ^ v X _
 //! ```
-//! Blank lines and trailing white space are ignored. `board` must come before `rows`,
-//! `cols` and `constraint` (they are checked against its size); ships may come anywhere.
+//! A statement is one line: its first word says which, and from there the line must be
+//! that statement (`cut`). Blank lines and blanks at the ends of lines are ignored.
+//! `board` must come before `rows`, `cols` and `constraint` (they are checked against
+//! its size); ships may come anywhere.
 
+use crate::input::grammar::{expecting, fail_at, number_on_line, parse_all};
+use crate::input::grammar::{GrammarError, Parsed, Span};
 use crate::input::ParseError;
 use gridsat_encodings::battleship::{FleetShip, Hint, Piece, Puzzle, ShipType};
 use gridsat_encodings::grid::Cell;
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_till1, take_while};
-use nom::character::complete::{anychar, digit1};
-use nom::combinator::{all_consuming, map, map_res, value};
+use nom::bytes::complete::{tag, take_till1};
+use nom::character::complete::{line_ending, space0, space1};
+use nom::combinator::{all_consuming, cut, eof, map, peek, value};
 use nom::multi::many0;
 use nom::sequence::{preceded, terminated};
-use nom::{IResult, Parser};
+use nom::Parser;
 
 /// The largest board side accepted: far beyond any real puzzle (they are 4 to 15 wide),
 /// and small enough that the encoding (up to 13 placements per cell) stays within memory.
 pub const MAX_BOARD_SIDE: usize = 100;
 
-/// Parses puzzle text; errors carry the 1-based line at fault (0 for a missing line).
+/// Parses puzzle text; errors carry the 1-based line at fault.
 pub fn parse_puzzle(text: &str) -> Result<Puzzle, ParseError> {
-    let mut builder = Builder::default();
-    for (index, line) in text.lines().enumerate() {
-        let number = index + 1;
-        let words = words(line);
-        let Some((&keyword, args)) = words.split_first() else {
-            continue;
-        };
-        builder
-            .line(keyword, args)
-            .map_err(|message| ParseError::new(number, message))?;
+    let puzzle = parse_all(text, file)?;
+    Ok(puzzle)
+}
+
+/// One line of the file.
+#[derive(Clone, Debug)]
+enum Statement {
+    Board(usize, usize),
+    Rows(Vec<Option<usize>>),
+    Cols(Vec<Option<usize>>),
+    Ship(FleetShip),
+    Constraint(Hint),
+    Blank,
+}
+
+/// Every statement to the end of the file, assembled into a puzzle.
+fn file(input: Span<'_>) -> Parsed<'_, Puzzle> {
+    let mut puzzle = PuzzleText::default();
+    let mut input = input;
+    while !input.fragment().is_empty() {
+        let at = input;
+        let (rest, statement) = terminated(
+            |i| statement(i, puzzle.board),
+            cut(expecting(|| "the end of the line".into(), line_end)),
+        )
+        .parse(input)?;
+        puzzle.add(statement, at)?;
+        input = rest;
     }
-    builder.finish()
+    Ok((input, puzzle.finish(input)?))
 }
 
-/// The white-space separated words of a line (any white space, so `\r` of CRLF files and
-/// trailing spaces are ignored).
-fn words(line: &str) -> Vec<&str> {
-    let blank = || take_while(|c: char| c.is_whitespace());
-    let word = preceded(blank(), take_till1(|c: char| c.is_whitespace()));
-    let mut line_parser = terminated(many0(word), blank());
-    // `many0` only fails on a word parser that consumes nothing, and `take_till1` always
-    // consumes; the fallback is the same split, written without nom.
-    line_parser
-        .parse(line)
-        .map(|(_, words)| words)
-        .unwrap_or_else(|_: nom::Err<nom::error::Error<&str>>| line.split_whitespace().collect())
+/// Blanks, then the end of the line (or of the file).
+fn line_end(input: Span<'_>) -> Parsed<'_, ()> {
+    preceded(space0, alt((value((), line_ending), value((), eof)))).parse(input)
 }
 
-/// A non-negative decimal number that fits a `usize`.
-fn unsigned(input: &str) -> IResult<&str, usize> {
-    map_res(digit1, str::parse::<usize>).parse(input)
+/// A word within the line: a run of non-blank characters.
+fn word(input: Span<'_>) -> Parsed<'_, Span<'_>> {
+    take_till1(|c: char| c.is_whitespace()).parse(input)
 }
 
-fn number(word: &str) -> Option<usize> {
-    all_consuming(unsigned).parse(word).ok().map(|(_, n)| n)
+/// The keyword `name` as a whole word.
+fn keyword<'a>(
+    name: &'static str,
+) -> impl Parser<Span<'a>, Output = Span<'a>, Error = GrammarError<'a>> {
+    terminated(tag(name), peek(alt((space1, line_ending, eof))))
 }
 
-/// A row or column sum: a number, or `?` for unknown.
-fn sum(word: &str) -> Option<Option<usize>> {
-    let unknown = value(None, tag::<&str, &str, nom::error::Error<&str>>("?"));
-    let mut parser = all_consuming(alt((unknown, map(unsigned, Some))));
-    parser.parse(word).ok().map(|(_, s)| s)
+/// One statement; `board` is the board size read so far.
+fn statement(input: Span<'_>, board: Option<(usize, usize)>) -> Parsed<'_, Statement> {
+    let (input, _) = space0(input)?;
+    if line_end(input).is_ok() {
+        return Ok((input, Statement::Blank));
+    }
+    let before = |what: &'static str| {
+        move |i| match board {
+            Some(size) => Ok((i, size)),
+            None => Err(fail_at(i, format!("'{what}' before the 'board' line"))),
+        }
+    };
+    alt((
+        preceded(keyword("board"), cut(board_size)),
+        preceded(
+            (keyword("rows"), before("rows")),
+            cut(map(
+                |i| sums(i, "row", board.map_or(0, |b| b.0)),
+                Statement::Rows,
+            )),
+        ),
+        preceded(
+            (keyword("cols"), before("cols")),
+            cut(map(
+                |i| sums(i, "column", board.map_or(0, |b| b.1)),
+                Statement::Cols,
+            )),
+        ),
+        preceded(
+            (keyword("constraint"), before("constraint")),
+            cut(|i| constraint(i, board.unwrap_or((0, 0)))),
+        ),
+        ship,
+    ))
+    .parse(input)
 }
 
-/// A hint character.
-fn piece(word: &str) -> Option<Piece> {
-    let mut parser = all_consuming(anychar::<&str, nom::error::Error<&str>>);
-    let (_, symbol) = parser.parse(word).ok()?;
-    Piece::from_symbol(symbol)
+/// `board ROWS COLS`.
+fn board_size(input: Span<'_>) -> Parsed<'_, Statement> {
+    map(
+        (|i| board_side(i, "rows"), |i| board_side(i, "columns")),
+        |(r, c)| Statement::Board(r, c),
+    )
+    .parse(input)
 }
 
+fn board_side<'a>(input: Span<'a>, what: &'static str) -> Parsed<'a, usize> {
+    let (rest, _) = space0(input)?;
+    let (after, n) = expecting(
+        move || format!("the number of {what} ('board' takes two numbers, rows and columns)"),
+        number_on_line::<usize>,
+    )
+    .parse(rest)?;
+    if !(1..=MAX_BOARD_SIDE).contains(&n) {
+        return Err(fail_at(
+            rest,
+            format!(
+                "the number of {what} must be a whole number from 1 to {MAX_BOARD_SIDE}, not '{n}'"
+            ),
+        ));
+    }
+    Ok((after, n))
+}
+
+/// The sums of `expected` rows or columns: numbers, or `?` for unknown.
+fn sums<'a>(
+    input: Span<'a>,
+    what: &'static str,
+    expected: usize,
+) -> Parsed<'a, Vec<Option<usize>>> {
+    let sum = |input: Span<'a>| {
+        let (rest, text) = preceded(space1, word).parse(input)?;
+        let number = map(number_on_line::<usize>, Some);
+        match all_consuming(alt((value(None, tag("?")), number))).parse(text) {
+            Ok((_, sum)) => Ok((rest, sum)),
+            Err(nom::Err::Failure(e)) => Err(nom::Err::Failure(e)),
+            Err(_) => Err(fail_at(
+                text,
+                format!(
+                    "{what} sum '{}' is neither a number nor '?'",
+                    text.fragment()
+                ),
+            )),
+        }
+    };
+    let (rest, found) = many0(sum).parse(input)?;
+    if found.len() != expected {
+        return Err(fail_at(
+            input,
+            format!(
+                "wrong number of {what} sums: expected {expected}, found {}",
+                found.len()
+            ),
+        ));
+    }
+    Ok((rest, found))
+}
+
+/// `constraint ROW COL CH`.
+fn constraint(input: Span<'_>, (rows, cols): (usize, usize)) -> Parsed<'_, Statement> {
+    let arguments = "'constraint' takes a row, a column and a character";
+    let (input, row) = expecting(
+        || format!("the row ({arguments})"),
+        |i| index(i, "row", rows),
+    )
+    .parse(input)?;
+    let (input, col) = expecting(
+        || format!("the column ({arguments})"),
+        |i| index(i, "column", cols),
+    )
+    .parse(input)?;
+    let (rest, symbol) = expecting(
+        || format!("the character ({arguments})"),
+        preceded(space1, word),
+    )
+    .parse(input)?;
+    let mut chars = symbol.fragment().chars();
+    let piece = match (chars.next().and_then(Piece::from_symbol), chars.next()) {
+        (Some(piece), None) => piece,
+        _ => {
+            return Err(fail_at(
+                symbol,
+                format!(
+                    "unknown constraint character '{}' (expected one of o < > ^ v X _)",
+                    symbol.fragment()
+                ),
+            ))
+        }
+    };
+    Ok((
+        rest,
+        Statement::Constraint(Hint {
+            cell: Cell::new(row, col),
+            piece,
+        }),
+    ))
+}
+
+/// A row or column number of a constraint, on the board.
+fn index<'a>(input: Span<'a>, what: &'static str, limit: usize) -> Parsed<'a, usize> {
+    let (rest, text) = preceded(space1, word).parse(input)?;
+    let n = match all_consuming(number_on_line::<usize>).parse(text) {
+        Ok((_, n)) => n,
+        Err(_) => {
+            return Err(fail_at(
+                text,
+                format!("constraint {what} '{}' is not a number", text.fragment()),
+            ))
+        }
+    };
+    if n >= limit {
+        return Err(fail_at(
+            text,
+            format!(
+                "constraint outside the board: {what} {n} (the board has {limit} {what}s, \
+                 numbered from 0)"
+            ),
+        ));
+    }
+    Ok((rest, n))
+}
+
+/// A ship's name (or `unknown`), alone on its line.
+fn ship(input: Span<'_>) -> Parsed<'_, Statement> {
+    let (rest, name) = word(input)?;
+    let ship = match *name.fragment() {
+        "unknown" => FleetShip::Unknown,
+        other => match ShipType::from_name(other) {
+            Some(t) => FleetShip::Known(t),
+            None => {
+                return Err(fail_at(
+                    name,
+                    format!(
+                        "unknown keyword or ship name '{other}' (expected board, rows, cols, \
+                         constraint, unknown or a ship: submarine, destroyer, cruiser, \
+                         battleship, carrier, cargo, tanker)"
+                    ),
+                ))
+            }
+        },
+    };
+    if let Ok((_, extra)) = preceded(space1, word).parse(rest) {
+        return Err(fail_at(
+            extra,
+            format!(
+                "unexpected '{}' after ship name '{}' (one ship per line)",
+                extra.fragment(),
+                name.fragment()
+            ),
+        ));
+    }
+    Ok((rest, Statement::Ship(ship)))
+}
+
+/// The statements read so far.
 #[derive(Default)]
-struct Builder {
+struct PuzzleText {
     board: Option<(usize, usize)>,
     row_sums: Option<Vec<Option<usize>>>,
     col_sums: Option<Vec<Option<usize>>>,
@@ -87,93 +284,41 @@ struct Builder {
     hints: Vec<Hint>,
 }
 
-impl Builder {
-    fn line(&mut self, keyword: &str, args: &[&str]) -> Result<(), String> {
-        match keyword {
-            "board" => self.board(args),
-            "rows" => {
-                let (rows, _) = self.size(keyword)?;
-                let sums = sums("row", rows, args)?;
-                set_once(&mut self.row_sums, sums, keyword)
+impl PuzzleText {
+    fn add<'a>(
+        &mut self,
+        statement: Statement,
+        at: Span<'a>,
+    ) -> Result<(), nom::Err<GrammarError<'a>>> {
+        let once = |taken: bool, keyword: &str| {
+            if taken {
+                Err(fail_at(at, format!("a second '{keyword}' line")))
+            } else {
+                Ok(())
             }
-            "cols" => {
-                let (_, cols) = self.size(keyword)?;
-                let sums = sums("column", cols, args)?;
-                set_once(&mut self.col_sums, sums, keyword)
+        };
+        match statement {
+            Statement::Board(r, c) => {
+                once(self.board.is_some(), "board")?;
+                self.board = Some((r, c));
             }
-            "constraint" => self.constraint(args),
-            "unknown" => self.ship(FleetShip::Unknown, keyword, args),
-            _ => match ShipType::from_name(keyword) {
-                Some(t) => self.ship(FleetShip::Known(t), keyword, args),
-                None => Err(format!(
-                    "unknown keyword or ship name '{keyword}' (expected board, rows, cols, \
-                     constraint, unknown or a ship: submarine, destroyer, cruiser, \
-                     battleship, carrier, cargo, tanker)"
-                )),
-            },
+            Statement::Rows(sums) => {
+                once(self.row_sums.is_some(), "rows")?;
+                self.row_sums = Some(sums);
+            }
+            Statement::Cols(sums) => {
+                once(self.col_sums.is_some(), "cols")?;
+                self.col_sums = Some(sums);
+            }
+            Statement::Ship(ship) => self.fleet.push(ship),
+            Statement::Constraint(hint) => self.hints.push(hint),
+            Statement::Blank => {}
         }
-    }
-
-    fn board(&mut self, args: &[&str]) -> Result<(), String> {
-        let [rows, cols] = args else {
-            return Err(format!(
-                "'board' takes two numbers (rows, columns), found {} word(s)",
-                args.len()
-            ));
-        };
-        let side = |word: &str, what: &str| {
-            match number(word) {
-            Some(n) if (1..=MAX_BOARD_SIDE).contains(&n) => Ok(n),
-            _ => Err(format!(
-                "the number of {what} must be a whole number from 1 to {MAX_BOARD_SIDE}, not '{word}'"
-            )),
-        }
-        };
-        let size = (side(rows, "rows")?, side(cols, "columns")?);
-        set_once(&mut self.board, size, "board")
-    }
-
-    fn size(&self, keyword: &str) -> Result<(usize, usize), String> {
-        self.board
-            .ok_or_else(|| format!("'{keyword}' before the 'board' line"))
-    }
-
-    fn ship(&mut self, ship: FleetShip, name: &str, args: &[&str]) -> Result<(), String> {
-        if let Some(extra) = args.first() {
-            return Err(format!(
-                "unexpected '{extra}' after ship name '{name}' (one ship per line)"
-            ));
-        }
-        self.fleet.push(ship);
         Ok(())
     }
 
-    fn constraint(&mut self, args: &[&str]) -> Result<(), String> {
-        let (rows, cols) = self.size("constraint")?;
-        let [row, col, symbol] = args else {
-            return Err(format!(
-                "'constraint' takes a row, a column and a character, found {} word(s)",
-                args.len()
-            ));
-        };
-        let index = |word: &str, what: &str, limit: usize| match number(word) {
-            Some(n) if n < limit => Ok(n),
-            Some(_) => Err(format!(
-                "constraint outside the board: {what} {word} (the board has {limit} {what}s, \
-                 numbered from 0)"
-            )),
-            None => Err(format!("constraint {what} '{word}' is not a number")),
-        };
-        let cell = Cell::new(index(row, "row", rows)?, index(col, "column", cols)?);
-        let piece = piece(symbol).ok_or_else(|| {
-            format!("unknown constraint character '{symbol}' (expected one of o < > ^ v X _)")
-        })?;
-        self.hints.push(Hint { cell, piece });
-        Ok(())
-    }
-
-    fn finish(self) -> Result<Puzzle, ParseError> {
-        let missing = |what: &str| ParseError::new(0, format!("no '{what}' line"));
+    fn finish<'a>(self, end: Span<'a>) -> Result<Puzzle, nom::Err<GrammarError<'a>>> {
+        let missing = |what: &str| fail_at(end, format!("no '{what}' line"));
         let (rows, cols) = self.board.ok_or_else(|| missing("board"))?;
         Ok(Puzzle {
             rows,
@@ -184,28 +329,6 @@ impl Builder {
             hints: self.hints,
         })
     }
-}
-
-fn sums(what: &str, expected: usize, args: &[&str]) -> Result<Vec<Option<usize>>, String> {
-    if args.len() != expected {
-        return Err(format!(
-            "wrong number of {what} sums: expected {expected}, found {}",
-            args.len()
-        ));
-    }
-    args.iter()
-        .map(|word| {
-            sum(word).ok_or_else(|| format!("{what} sum '{word}' is neither a number nor '?'"))
-        })
-        .collect()
-}
-
-fn set_once<T>(slot: &mut Option<T>, value: T, keyword: &str) -> Result<(), String> {
-    if slot.is_some() {
-        return Err(format!("a second '{keyword}' line"));
-    }
-    *slot = Some(value);
-    Ok(())
 }
 
 #[cfg(test)]
@@ -266,6 +389,11 @@ mod tests {
             assert_eq!(err.line, line, "{text:?}: {err}");
             assert!(err.message.contains(needle), "{text:?}: {err}");
         }
-        assert_eq!(parse_puzzle("").unwrap_err().line, 0);
+        assert_eq!(parse_puzzle("").unwrap_err().line, 1);
+        let err = parse_puzzle("board 2 2\nrows 1 1\ncols 1 1\nboard 3 3\n").unwrap_err();
+        assert_eq!(
+            (err.line, err.message.as_str()),
+            (4, "a second 'board' line")
+        );
     }
 }

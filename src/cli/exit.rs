@@ -60,6 +60,19 @@ impl Exit {
         }
     }
 
+    /// The status of a finished command: its own, or for an error, the error's (after
+    /// printing it; a reader that went away is no error). Every command ends here.
+    pub fn report(result: anyhow::Result<Exit>) -> Exit {
+        match result {
+            Ok(exit) => exit,
+            Err(error) if Exit::is_broken_pipe(&error) => Exit::Solved,
+            Err(error) => {
+                eprintln!("gridsat: {error:#}");
+                Exit::of_error(&error)
+            }
+        }
+    }
+
     /// The status for a command that failed with `error` (after its message was
     /// printed): 3 for a bug caught by a check, 2 for everything else.
     pub fn of_error(error: &anyhow::Error) -> Exit {

@@ -29,6 +29,8 @@ pub struct GrammarError<'a> {
     pub at: Span<'a>,
     pub expected: Option<Cow<'static, str>>,
     pub message: Option<String>,
+    /// A guess at the cause, added after the message in parentheses.
+    pub hint: Option<String>,
 }
 
 impl<'a> GrammarError<'a> {
@@ -37,6 +39,7 @@ impl<'a> GrammarError<'a> {
             at,
             expected: None,
             message: Some(message.into()),
+            hint: None,
         }
     }
 
@@ -49,12 +52,16 @@ impl<'a> GrammarError<'a> {
     /// whole text the grammar ran on.
     pub fn to_parse_error(&self, text: &str) -> ParseError {
         let (found, line) = found_at(self.at, text);
-        let message = match (&self.message, &self.expected) {
+        let mut message = match (&self.message, &self.expected) {
             (Some(message), _) => message.clone(),
             (None, Some(expected)) => format!("expected {expected}, found {found}"),
             (None, None) => format!("unexpected {found}"),
         };
-        let line = if self.message.is_some() {
+        if let Some(hint) = &self.hint {
+            message.push_str(&format!(" ({hint})"));
+        }
+        // A message names its own span, unless that is the end of the file.
+        let line = if self.message.is_some() && !self.at.fragment().trim().is_empty() {
             self.at.location_line() as usize
         } else {
             line
@@ -95,6 +102,7 @@ impl<'a> nom::error::ParseError<Span<'a>> for GrammarError<'a> {
             at,
             expected: None,
             message: None,
+            hint: None,
         }
     }
 
@@ -149,6 +157,21 @@ pub fn expecting<'a, T>(
     }
 }
 
+/// `parser`, with `hint` (a guess at the cause) added to any error it gives.
+pub fn hinting<'a, T>(
+    hint: impl Fn() -> String,
+    mut parser: impl Parser<Span<'a>, Output = T, Error = GrammarError<'a>>,
+) -> impl FnMut(Span<'a>) -> Parsed<'a, T> {
+    move |input| {
+        parser.parse(input).map_err(|e| {
+            e.map(|mut error| {
+                error.hint.get_or_insert_with(&hint);
+                error
+            })
+        })
+    }
+}
+
 /// A failure that no alternative may recover from, with a whole message, at `at`.
 pub fn fail_at<'a>(at: Span<'a>, message: impl Into<String>) -> nom::Err<GrammarError<'a>> {
     nom::Err::Failure(GrammarError::message(at, message))
@@ -186,12 +209,21 @@ pub fn word<'a>(input: Span<'a>) -> Parsed<'a, Span<'a>> {
 }
 
 /// Runs a grammar over the whole of `text`: its value, or the first problem as a
-/// `ParseError` (1-based line, message in the user's words).
+/// `ParseError` (1-based line, message in the user's words). Text the grammar left
+/// unread (blanks aside) is an error too: a file is never read in part silently.
 pub fn parse_all<'a, T>(
     text: &'a str,
     mut grammar: impl Parser<Span<'a>, Output = T, Error = GrammarError<'a>>,
 ) -> Result<T, ParseError> {
     match grammar.parse(Span::new(text)) {
+        Ok((rest, _)) if !rest.fragment().trim().is_empty() => {
+            let (at, _) = multispace0::<_, GrammarError>(rest).unwrap_or((rest, rest));
+            let error = GrammarError {
+                expected: Some(Cow::Borrowed("the end of the file")),
+                ..nom::error::ParseError::from_error_kind(at, ErrorKind::Eof)
+            };
+            Err(error.to_parse_error(text))
+        }
         Ok((_, value)) => Ok(value),
         Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(e.to_parse_error(text)),
         Err(nom::Err::Incomplete(_)) => Err(ParseError::new(
@@ -241,6 +273,16 @@ mod tests {
             (e.line, e.message.as_str()),
             (1, "expected a sum, found the end of the line")
         );
+    }
+
+    #[test]
+    fn text_left_unread_is_an_error() {
+        let e = parse_all("4 3\n\n5", size).unwrap_err();
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (3, "expected the end of the file, found '5'")
+        );
+        assert_eq!(parse_all("4 3 \n\n", size), Ok((4, 3)));
     }
 
     #[test]

@@ -1,12 +1,11 @@
 //! `gridsat bench star-battle`: the cost of each cardinality encoding on one puzzle.
 
+use super::cli::load;
 use super::cli::RuleArg;
-use super::parse::parse;
-use super::solve::Problem;
+use super::puzzle::StarBattle;
+use crate::answer::BoardPuzzle;
 use crate::cli::Exit;
-use crate::input::{read_puzzle_file, InputError};
 use crate::solver::{Session, Uniqueness};
-use gridsat_encodings::star_battle::LineRule;
 use gridsat_encodings::CardEncoding;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -29,16 +28,12 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Exit> {
-    let text = read_puzzle_file(&args.input)?;
-    let parsed = parse(&text).map_err(|e| InputError::new(&args.input, e))?;
+    let parsed = load(&args.input)?;
     let stars = args
         .stars
         .or(parsed.stars)
         .ok_or_else(|| anyhow::anyhow!("give the number of stars with --stars S"))?;
-    let rule = match args.rule {
-        RuleArg::AtMost => LineRule::AtMost,
-        RuleArg::Exact => LineRule::Exact,
-    };
+    let rule = args.rule.rule();
     let repeat = args.repeat.max(1);
     println!(
         "Star Battle {} ({}x{}), S={stars}, rule {}; median of {repeat} runs",
@@ -53,25 +48,17 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
     );
     println!("|---|---:|---:|---:|---:|---:|---|");
     for card in CardEncoding::ALL {
-        let problem = Problem {
-            puzzle: parsed.puzzle.clone(),
-            stars,
-            rule,
-            card,
-        };
-        let encoded = problem.encode();
         let encode = median(repeat, || {
-            problem.encode();
+            StarBattle::new(parsed.puzzle.clone(), stars, rule, card);
         });
+        let puzzle = StarBattle::new(parsed.puzzle.clone(), stars, rule, card);
+        let cnf = puzzle.cnf();
         let first = median(repeat, || {
-            Session::new(&encoded.cnf).solve().expect("solver runs");
+            Session::new(cnf).solve().expect("solver runs");
         });
         let mut verdict = String::new();
         let unique = median(repeat, || {
-            verdict = match Session::new(&encoded.cnf)
-                .uniqueness()
-                .expect("solver runs")
-            {
+            verdict = match Session::new(cnf).uniqueness().expect("solver runs") {
                 Uniqueness::NoSolution => "no solution".into(),
                 Uniqueness::Unique(_) => "unique".into(),
                 Uniqueness::Multiple(..) => "several".into(),
@@ -80,8 +67,8 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
         println!(
             "| {} | {} | {} | {} | {} | {} | {verdict} |",
             card.name(),
-            encoded.cnf.num_vars(),
-            encoded.cnf.num_clauses(),
+            cnf.num_vars(),
+            cnf.num_clauses(),
             ms(encode),
             ms(first),
             ms(unique),

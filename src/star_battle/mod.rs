@@ -1,8 +1,13 @@
-//! Star Battle: parse, solve, verify, render, and the command line.
+//! Star Battle: the puzzle's own parts. `parse` reads the two file formats, `puzzle`
+//! states the rules for the answer layer (its CNF comes from the encodings crate),
+//! `check` is the independent rule checker, `draw` the boards and the course's output
+//! file, `course` the course program's command line, `cli` the command, `bench` the
+//! encodings compared.
 
 pub mod bench;
+pub mod check;
 pub mod cli;
+pub mod course;
+pub mod draw;
 pub mod parse;
-pub mod render;
-pub mod solve;
-pub mod verify;
+pub mod puzzle;

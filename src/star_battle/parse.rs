@@ -1,21 +1,28 @@
-//! Reading Star Battle puzzles in two formats.
+//! Star Battle puzzles in two formats, as nom grammars.
 //!
-//! **Seed format** (the homework's): whitespace-separated tokens, `ROWS COLS`, then per
-//! zone `LABEL COUNT` and COUNT pairs `x y` (x = column, y = row, (0, 0) top-left).
+//! **Course format** (the homework's): whitespace-separated tokens, `ROWS COLS`, then per
+//! zone `LABEL COUNT` and COUNT pairs `x y` (x = column, y = row, (0, 0) top-left). A
+//! label is any single non-blank character, digits included: the count says how many
+//! pairs follow, so `3 4 / 0 6 / 0 0 ...` is unambiguously a zone labelled `0`.
 //!
 //! **Letter grid** (puzzle sites, r/dailyprogrammer): an optional first line holding the
-//! number of stars, then one row of zone letters per line.
+//! number of stars, then one row of zone letters per line (blanks between letters and
+//! blank lines are ignored).
 //!
 //! The format is told by the first non-blank line: a number followed by more words starts
-//! the seed format; anything else is a letter grid.
+//! the course format; anything else is a letter grid.
 
+use crate::input::grammar::{expecting, fail_at, hinting, number, number_on_line, parse_all, word};
+use crate::input::grammar::{GrammarError, Parsed, Span};
 use crate::input::ParseError;
 use gridsat_encodings::grid::Cell;
 use gridsat_encodings::star_battle::{Puzzle, Zone};
-use nom::bytes::complete::take_till1;
-use nom::character::complete::multispace0;
-use nom::sequence::preceded;
-use nom::{IResult, Parser};
+use nom::branch::alt;
+use nom::character::complete::{line_ending, multispace0, none_of, space0};
+use nom::combinator::{cut, eof, opt, value};
+use nom::multi::{many0, many1};
+use nom::sequence::{preceded, terminated};
+use nom::Parser;
 
 /// A parsed file: the puzzle, and the star count when the file states one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,155 +38,167 @@ pub const MAX_SIDE: usize = 512;
 pub fn parse(text: &str) -> Result<ParsedPuzzle, ParseError> {
     let first = text.lines().find(|l| !l.trim().is_empty());
     let Some(first) = first else {
-        return Err(ParseError::new(0, "the file is empty"));
+        return Err(ParseError::new(1, "the file is empty"));
     };
     let words: Vec<&str> = first.split_whitespace().collect();
-    // A number followed by more on the first line can only be the seed's `ROWS COLS`
+    // A number followed by more on the first line can only be the course's `ROWS COLS`
     // (a letter grid's first line is its star count alone, or a row of letters).
-    let is_seed = words.len() >= 2 && words[0].parse::<u64>().is_ok();
-    if is_seed {
-        parse_seed(text).map(|puzzle| ParsedPuzzle {
+    if words.len() >= 2 && words[0].bytes().all(|b| b.is_ascii_digit()) {
+        let puzzle = parse_all(text, course_file)?;
+        Ok(ParsedPuzzle {
             puzzle,
             stars: None,
         })
     } else {
-        parse_letter_grid(text)
+        parse_all(text, letter_grid)
     }
 }
 
-/// One whitespace-separated word and the line it stands on.
-#[derive(Copy, Clone, Debug)]
-struct Token<'a> {
-    text: &'a str,
-    line: usize,
+/// A zone as written: its label (and where), and its cells (and where each was).
+struct ZoneText<'a> {
+    label: char,
+    at: Span<'a>,
+    cells: Vec<(Cell, Span<'a>)>,
 }
 
-fn word(input: &str) -> IResult<&str, &str> {
-    preceded(multispace0, take_till1(char::is_whitespace)).parse(input)
+/// `ROWS COLS` then zones, to the end of the file.
+fn course_file(input: Span<'_>) -> Parsed<'_, Puzzle> {
+    let (input, _) = multispace0(input)?;
+    let size_at = input;
+    let (input, rows) =
+        expecting(|| "the number of rows (a whole number)".into(), number).parse(input)?;
+    let (input, cols) = cut(expecting(
+        || "the number of columns (a whole number)".into(),
+        number,
+    ))
+    .parse(input)?;
+    check_size(rows, cols, size_at)?;
+    let (input, zones) = many0(|i| zone(i, rows, cols)).parse(input)?;
+    let (rest, _) = expecting(
+        || "a zone label (one character) or the end of the file".into(),
+        preceded(multispace0, eof),
+    )
+    .parse(input)?;
+    Ok((rest, assemble(rows, cols, zones, rest)?))
 }
 
-/// Streams tokens with their line numbers, so a huge file is never held as a token list.
-struct Tokens<'a> {
-    rest: &'a str,
-    line: usize,
-}
-
-impl<'a> Tokens<'a> {
-    fn new(text: &'a str) -> Tokens<'a> {
-        Tokens {
-            rest: text,
-            line: 1,
-        }
+/// `LABEL COUNT` and COUNT pairs `x y`. Once a label is read, the rest must follow.
+fn zone(input: Span<'_>, rows: usize, cols: usize) -> Parsed<'_, ZoneText<'_>> {
+    let (input, at) = word(input)?;
+    let mut chars = at.fragment().chars();
+    let label = chars.next().expect("a word is never empty");
+    if chars.next().is_some() {
+        return Err(fail_at(
+            at,
+            format!(
+                "zone label '{}' is longer than one character",
+                at.fragment()
+            ),
+        ));
     }
-
-    /// The line of the last token read, for "end of file" errors.
-    fn line(&self) -> usize {
-        self.line
-    }
-}
-
-impl<'a> Iterator for Tokens<'a> {
-    type Item = Token<'a>;
-
-    fn next(&mut self) -> Option<Token<'a>> {
-        let (rest, text) = word(self.rest).ok()?;
-        let consumed = self.rest.len() - rest.len() - text.len();
-        self.line += self.rest[..consumed].matches('\n').count();
-        self.rest = rest;
-        Some(Token {
-            text,
-            line: self.line,
-        })
-    }
-}
-
-struct SeedReader<'a> {
-    tokens: Tokens<'a>,
-}
-
-impl<'a> SeedReader<'a> {
-    fn next(&mut self, what: &str) -> Result<Token<'a>, ParseError> {
-        self.tokens.next().ok_or_else(|| {
-            ParseError::new(
-                self.tokens.line(),
-                format!("expected {what}, found the end of the file"),
-            )
-        })
-    }
-
-    fn number(&mut self, what: &str) -> Result<(usize, usize), ParseError> {
-        let token = self.next(what)?;
-        let value = token.text.parse::<usize>().map_err(|_| {
-            ParseError::new(
-                token.line,
-                format!("expected {what} (a whole number), found '{}'", token.text),
-            )
-        })?;
-        Ok((value, token.line))
-    }
-}
-
-fn parse_seed(text: &str) -> Result<Puzzle, ParseError> {
-    let mut reader = SeedReader {
-        tokens: Tokens::new(text),
+    check_label(label, at)?;
+    // A digit label may be a cell pair that a too small count left over.
+    let hint = move || {
+        format!(
+            "'{label}' was read as a zone label: if it starts a cell pair instead, the zone \
+             before it declares too few cells"
+        )
     };
-    let (rows, line) = reader.number("the number of rows")?;
-    let (cols, _) = reader.number("the number of columns")?;
-    check_size(rows, cols, line)?;
+    let rest_of_zone = |input| zone_cells(input, label, at, rows, cols);
+    let (input, cells) = if label.is_ascii_digit() {
+        hinting(hint, rest_of_zone).parse(input)?
+    } else {
+        rest_of_zone(input)?
+    };
+    Ok((input, ZoneText { label, at, cells }))
+}
 
-    let mut owner: Vec<Option<(char, usize)>> = vec![None; rows * cols];
-    let mut zones: Vec<Zone> = Vec::new();
-    let mut label_lines: Vec<(char, usize)> = Vec::new();
-    while let Some(token) = reader.tokens.next() {
-        let label = zone_label(token, zones.last(), &label_lines)?;
-        let (count, count_line) = reader.number(&format!("the cell count of zone '{label}'"))?;
-        if count == 0 {
-            return Err(ParseError::new(
-                count_line,
-                format!("zone '{label}' has no cells; every zone needs at least one"),
+/// A zone's `COUNT` and its COUNT pairs `x y`.
+fn zone_cells<'a>(
+    input: Span<'a>,
+    label: char,
+    at: Span<'a>,
+    rows: usize,
+    cols: usize,
+) -> Parsed<'a, Vec<(Cell, Span<'a>)>> {
+    let (input, count) = cut(expecting(
+        || format!("the cell count of zone '{label}' (a whole number)"),
+        number::<usize>,
+    ))
+    .parse(input)?;
+    if count == 0 {
+        return Err(fail_at(
+            at,
+            format!("zone '{label}' has no cells; every zone needs at least one"),
+        ));
+    }
+    let mut cells = Vec::new();
+    let mut input = input;
+    for k in 1..=count {
+        let what = |axis: &'static str| {
+            move || format!("the {axis} of cell {k} of zone '{label}' (it declares {count} cells)")
+        };
+        let (rest, _) = multispace0(input)?;
+        let cell_at = rest;
+        let (rest, x) = cut(expecting(what("x coordinate"), number::<usize>)).parse(rest)?;
+        let (rest, y) = cut(expecting(what("y coordinate"), number::<usize>)).parse(rest)?;
+        if x >= cols || y >= rows {
+            return Err(fail_at(
+                cell_at,
+                format!(
+                    "cell (x={x}, y={y}) of zone '{label}' is outside the grid ({rows} rows, \
+                     {cols} columns; x < {cols}, y < {rows})"
+                ),
             ));
         }
-        let mut cells = Vec::new();
-        for k in 1..=count {
-            let what = |axis: &str| {
-                format!("the {axis} of cell {k} of zone '{label}' (it declares {count} cells)")
-            };
-            let (x, x_line) = reader.number(&what("x coordinate"))?;
-            let (y, _) = reader.number(&what("y coordinate"))?;
-            if x >= cols || y >= rows {
-                return Err(ParseError::new(
-                    x_line,
-                    format!(
-                        "cell (x={x}, y={y}) of zone '{label}' is outside the grid \
-                         ({rows} rows, {cols} columns; x < {cols}, y < {rows})"
-                    ),
-                ));
-            }
-            let slot = &mut owner[y * cols + x];
-            if let Some((other, other_line)) = *slot {
-                return Err(ParseError::new(
-                    x_line,
-                    format!(
-                        "cell (x={x}, y={y}) is in zone '{label}' but already in zone \
-                         '{other}' (line {other_line})"
-                    ),
-                ));
-            }
-            *slot = Some((label, x_line));
-            cells.push(Cell::new(y, x));
-        }
-        label_lines.push((label, token.line));
-        zones.push(Zone { label, cells });
+        cells.push((Cell::new(y, x), cell_at));
+        input = rest;
     }
+    Ok((input, cells))
+}
+
+/// The zones as a puzzle: every cell in exactly one zone, every label once.
+fn assemble<'a>(
+    rows: usize,
+    cols: usize,
+    zones: Vec<ZoneText<'a>>,
+    end: Span<'a>,
+) -> Result<Puzzle, nom::Err<GrammarError<'a>>> {
     if zones.is_empty() {
-        return Err(ParseError::new(
-            reader.tokens.line(),
+        return Err(fail_at(
+            end,
             "the file describes no zone; at least one is needed",
         ));
     }
+    let mut owner: Vec<Option<(char, u32)>> = vec![None; rows * cols];
+    for (k, zone) in zones.iter().enumerate() {
+        if let Some(first) = zones[..k].iter().find(|z| z.label == zone.label) {
+            return Err(fail_at(
+                zone.at,
+                format!(
+                    "zone label '{}' is used twice (first on line {})",
+                    zone.label,
+                    first.at.location_line()
+                ),
+            ));
+        }
+        for &(cell, at) in &zone.cells {
+            let slot = &mut owner[cell.row * cols + cell.col];
+            if let Some((other, line)) = *slot {
+                return Err(fail_at(
+                    at,
+                    format!(
+                        "cell (x={}, y={}) is in zone '{}' but already in zone '{other}' (line {line})",
+                        cell.col, cell.row, zone.label
+                    ),
+                ));
+            }
+            *slot = Some((zone.label, at.location_line()));
+        }
+    }
     if let Some(i) = owner.iter().position(Option::is_none) {
-        return Err(ParseError::new(
-            reader.tokens.line(),
+        return Err(fail_at(
+            end,
             format!(
                 "cell (x={}, y={}) belongs to no zone (every cell needs one)",
                 i % cols,
@@ -187,129 +206,118 @@ fn parse_seed(text: &str) -> Result<Puzzle, ParseError> {
             ),
         ));
     }
-    Ok(Puzzle { rows, cols, zones })
-}
-
-fn zone_label(
-    token: Token<'_>,
-    previous: Option<&Zone>,
-    seen: &[(char, usize)],
-) -> Result<char, ParseError> {
-    let mut chars = token.text.chars();
-    let label = chars.next().expect("tokens are never empty");
-    if token.text.parse::<u64>().is_ok() {
-        let hint = match (previous, seen.last()) {
-            (Some(zone), Some(&(_, line))) => format!(
-                " (does zone '{}' of line {line} have more cell pairs than its count {}?)",
-                zone.label,
-                zone.cells.len()
-            ),
-            _ => String::new(),
-        };
-        return Err(ParseError::new(
-            token.line,
-            format!(
-                "expected a zone label, found the number '{}'{hint}",
-                token.text
-            ),
-        ));
-    }
-    if chars.next().is_some() {
-        return Err(ParseError::new(
-            token.line,
-            format!("zone label '{}' is longer than one character", token.text),
-        ));
-    }
-    check_label(label, token.line)?;
-    if let Some(&(_, line)) = seen.iter().find(|&&(l, _)| l == label) {
-        return Err(ParseError::new(
-            token.line,
-            format!("zone label '{label}' is used twice (first on line {line})"),
-        ));
-    }
-    Ok(label)
+    Ok(Puzzle {
+        rows,
+        cols,
+        zones: zones
+            .into_iter()
+            .map(|z| Zone {
+                label: z.label,
+                cells: z.cells.into_iter().map(|(c, _)| c).collect(),
+            })
+            .collect(),
+    })
 }
 
 /// `@` draws a star, so no zone may be called that.
-fn check_label(label: char, line: usize) -> Result<(), ParseError> {
+fn check_label<'a>(label: char, at: Span<'a>) -> Result<(), nom::Err<GrammarError<'a>>> {
     if label == '@' {
-        return Err(ParseError::new(
-            line,
+        return Err(fail_at(
+            at,
             "'@' cannot be a zone label: it is how a star is printed",
         ));
     }
     Ok(())
 }
 
-fn check_size(rows: usize, cols: usize, line: usize) -> Result<(), ParseError> {
+fn check_size<'a>(
+    rows: usize,
+    cols: usize,
+    at: Span<'a>,
+) -> Result<(), nom::Err<GrammarError<'a>>> {
     if rows == 0 || cols == 0 {
-        return Err(ParseError::new(
-            line,
+        return Err(fail_at(
+            at,
             format!("the grid must have at least one row and one column, found {rows} x {cols}"),
         ));
     }
     if rows > MAX_SIDE || cols > MAX_SIDE {
-        return Err(ParseError::new(
-            line,
+        return Err(fail_at(
+            at,
             format!("the grid is {rows} x {cols}; at most {MAX_SIDE} x {MAX_SIDE} is supported"),
         ));
     }
     Ok(())
 }
 
-fn parse_letter_grid(text: &str) -> Result<ParsedPuzzle, ParseError> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim()))
-        .filter(|(_, l)| !l.is_empty())
-        .peekable();
-    let mut stars = None;
-    if let Some(&(line, first)) = lines.peek() {
-        if first.chars().all(|c| c.is_ascii_digit()) {
-            let value: usize = first
-                .parse()
-                .map_err(|_| ParseError::new(line, format!("star count '{first}' is too large")))?;
-            if value == 0 {
-                return Err(ParseError::new(line, "the star count must be at least 1"));
-            }
-            stars = Some(value);
-            lines.next();
-        }
+/// The end of a line, or of the file.
+fn line_end(input: Span<'_>) -> Parsed<'_, ()> {
+    preceded(space0, alt((value((), line_ending), value((), eof)))).parse(input)
+}
+
+/// Lines holding nothing but blanks.
+fn blank_lines(input: Span<'_>) -> Parsed<'_, ()> {
+    value((), many0(preceded(space0, line_ending))).parse(input)
+}
+
+/// An optional star count on a line of its own, then rows of zone letters.
+fn letter_grid(input: Span<'_>) -> Parsed<'_, ParsedPuzzle> {
+    let (input, _) = blank_lines(input)?;
+    let stars_at = input;
+    let (input, stars) = opt(terminated(number_on_line::<usize>, line_end)).parse(input)?;
+    if stars == Some(0) {
+        return Err(fail_at(stars_at, "the star count must be at least 1"));
     }
-    let mut rows: Vec<Vec<char>> = Vec::new();
+    let row = preceded(
+        blank_lines,
+        terminated(
+            many1(preceded(
+                space0,
+                (nom::combinator::recognize(none_of(" \t\r\n")),),
+            )),
+            line_end,
+        ),
+    );
+    let (input, rows) = expecting(|| "a row of zone letters".into(), many1(row)).parse(input)?;
+    let (rest, _) = preceded(
+        multispace0,
+        expecting(
+            || "a row of zone letters or the end of the file".into(),
+            eof,
+        ),
+    )
+    .parse(input)?;
+    let mut grid: Vec<Vec<char>> = Vec::new();
     let mut first_line = 0;
-    for (line, text) in lines {
-        let row: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
-        if let Some(first) = rows.first() {
-            if row.len() != first.len() {
-                return Err(ParseError::new(
-                    line,
+    for row in &rows {
+        let at = row[0].0;
+        let letters: Vec<char> = row
+            .iter()
+            .map(|(s,)| s.fragment().chars().next().expect("one character"))
+            .collect();
+        if let Some(first) = grid.first() {
+            if letters.len() != first.len() {
+                return Err(fail_at(
+                    at,
                     format!(
                         "row has {} zone letters but the first row (line {first_line}) has {}",
-                        row.len(),
+                        letters.len(),
                         first.len()
                     ),
                 ));
             }
         } else {
-            first_line = line;
+            first_line = at.location_line();
         }
-        for &c in &row {
-            check_label(c, line)?;
+        for (&label, (span,)) in letters.iter().zip(row) {
+            check_label(label, *span)?;
         }
-        check_size(rows.len() + 1, row.len(), line)?;
-        rows.push(row);
+        check_size(grid.len() + 1, letters.len(), at)?;
+        grid.push(letters);
     }
-    if rows.is_empty() {
-        return Err(ParseError::new(
-            0,
-            "the file has a star count but no grid rows",
-        ));
-    }
-    let cols = rows[0].len();
+    let cols = grid[0].len();
     let mut zones: Vec<Zone> = Vec::new();
-    for (r, row) in rows.iter().enumerate() {
+    for (r, row) in grid.iter().enumerate() {
         for (c, &label) in row.iter().enumerate() {
             let cell = Cell::new(r, c);
             match zones.iter_mut().find(|z| z.label == label) {
@@ -321,14 +329,17 @@ fn parse_letter_grid(text: &str) -> Result<ParsedPuzzle, ParseError> {
             }
         }
     }
-    Ok(ParsedPuzzle {
-        puzzle: Puzzle {
-            rows: rows.len(),
-            cols,
-            zones,
+    Ok((
+        rest,
+        ParsedPuzzle {
+            puzzle: Puzzle {
+                rows: grid.len(),
+                cols,
+                zones,
+            },
+            stars,
         },
-        stars,
-    })
+    ))
 }
 
 #[cfg(test)]
@@ -343,7 +354,7 @@ mod tests {
     }
 
     #[test]
-    fn reads_the_seed_format() {
+    fn reads_the_course_format() {
         let p = parse(CUSTOM1).unwrap();
         assert_eq!((p.puzzle.rows, p.puzzle.cols), (4, 3));
         assert_eq!(p.puzzle.zones.len(), 2);
@@ -351,6 +362,14 @@ mod tests {
         // x is the column, y the row.
         assert_eq!(p.puzzle.zones[1].cells[3], Cell::new(3, 0));
         assert_eq!(p.stars, None);
+    }
+
+    #[test]
+    fn any_single_character_is_a_label_digits_included() {
+        let p = parse("1 2\n0 1\n0 0\n7 1\n1 0\n").unwrap();
+        let labels: Vec<char> = p.puzzle.zones.iter().map(|z| z.label).collect();
+        assert_eq!(labels, ['0', '7']);
+        assert_eq!(p.puzzle.zones[1].cells, [Cell::new(0, 1)]);
     }
 
     #[test]
@@ -369,6 +388,9 @@ mod tests {
             vec![Cell::new(1, 1), Cell::new(2, 0), Cell::new(2, 1)]
         );
         assert_eq!(parse("AB\nAB").unwrap().stars, None);
+        let spaced = parse("\n1\r\n A A B \r\n\r\n A C B\r\n").unwrap();
+        assert_eq!(spaced.stars, Some(1));
+        assert_eq!((spaced.puzzle.rows, spaced.puzzle.cols), (2, 3));
     }
 
     #[test]
@@ -389,9 +411,12 @@ mod tests {
             "{e}"
         );
 
+        // A count one short: the sixth pair `2 3` reads as a zone labelled '2' with 3
+        // cells, which the file does not have.
         let e = err(&CUSTOM1.replace("X 6", "X 5"));
-        assert!(e.message.contains("found the number '2'"), "{e}");
-        assert!(e.message.contains("count 5"), "{e}");
+        assert!(e.message.contains("zone '2' (it declares 3 cells)"), "{e}");
+        assert!(e.message.contains("found the end of the file"), "{e}");
+        assert!(e.message.contains("declares too few cells"), "{e}");
 
         let e = err(&CUSTOM1.replace("X 6", "XY 6"));
         assert_eq!(e.line, 9);
@@ -408,7 +433,9 @@ mod tests {
 
         let e = err("4");
         assert!(
-            e.message.contains("no grid rows") || e.message.contains("columns"),
+            e.message.contains("no grid rows")
+                || e.message.contains("columns")
+                || e.message.contains("row of zone letters"),
             "{e}"
         );
         let e = err("4 x\n");
@@ -428,5 +455,10 @@ mod tests {
         assert!(e.message.contains("used twice"), "{e}");
         let e = err("1000 1000\n");
         assert!(e.message.contains("at most"), "{e}");
+        let e = err("2 2\nA 4\n0 0\n1 0\n0 1\n1 1\n@");
+        assert!(e.message.contains("'@' cannot be a zone label"), "{e}");
+        assert_eq!(e.line, 7);
+        let e = err("3\n");
+        assert!(e.message.contains("row of zone letters"), "{e}");
     }
 }

@@ -140,3 +140,39 @@ pub fn survives<T, E: std::fmt::Display>(
     }
     (accepted, refused)
 }
+
+/// Runs `gridsat` on `per_text` mutants of each corpus text, written to a file whose path
+/// `args` places among the arguments (with a short `--timeout`, say). Every exit status
+/// must be a documented one (0, 1, 2 or 4), and every exit 2 must come with a message
+/// `gridsat: FILE:LINE: problem`.
+pub fn binary_survives(
+    corpus: &[String],
+    per_text: usize,
+    seed: u64,
+    args: impl Fn(&str) -> Vec<String>,
+) {
+    for (k, text) in corpus.iter().enumerate() {
+        for bytes in mutants(text, per_text, seed + k as u64) {
+            let file = super::write_temp("");
+            std::fs::write(file.path(), &bytes).expect("the mutant is written");
+            let path = file.path().to_str().expect("a UTF-8 temporary path");
+            let args = args(path);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = super::gridsat(&args);
+            let code = out.status.code();
+            let err = super::stderr(&out);
+            let shown = String::from_utf8_lossy(&bytes);
+            assert!(
+                matches!(code, Some(0 | 1 | 2 | 4)),
+                "{args:?}: exit {code:?} on:\n{shown}\n{err}"
+            );
+            if code == Some(2) {
+                let located = err
+                    .strip_prefix(&format!("gridsat: {path}:"))
+                    .and_then(|rest| rest.split(':').next())
+                    .is_some_and(|line| line.parse::<usize>().is_ok());
+                assert!(located, "{args:?}: not FILE:LINE: {err}\non:\n{shown}");
+            }
+        }
+    }
+}

@@ -9,16 +9,35 @@
 //!
 //! `m` is truncated to `max(lo, hi + 1)` where `hi` is the upper and `lo` the lower bound:
 //! the counter only needs to tell apart the values the bounds can see.
+//!
+//! Shape: each encoding is one file holding one unit type whose single `impl` of
+//! `CardinalityEncoding` (in `contract`) has its clause writer and the matching value
+//! filler side by side; the trait provides `between`, `constrain` and the rest on top of
+//! them. `CardEncoding` is only the *selection* (command line names, reports) and
+//! dispatches to the types. To add an encoding: write its file (type, `NAME`, `counter`,
+//! `fill_counter`, and `bounds`/`fill_bounds` if it states bounds without a counter) and
+//! its `mod`/`pub use` lines here, then add one variant to `CardEncoding`, to
+//! `CardEncoding::ALL` and to `with_type!`; the tests in `encodings/tests` take one line
+//! per encoding.
 
+mod contract;
 mod pairwise;
 mod sequential;
 mod sorting_network;
 mod totalizer;
 
-use crate::cnf::{Cardinality, Cnf, Lit};
+pub use contract::CardinalityEncoding;
+pub use pairwise::Pairwise;
+pub use sequential::SequentialCounter;
+pub use sorting_network::SortingNetwork;
+pub use totalizer::Totalizer;
 
-/// Which CNF encoding a cardinality constraint uses. For `n` inputs and a counter
-/// truncated at `m` (see the module docs):
+use crate::cnf::Cnf;
+use crate::lit::Lit;
+
+/// Which CNF encoding a cardinality constraint uses: each variant selects the type of the
+/// same name, whose docs give its cost in detail. For `n` inputs and a counter truncated
+/// at `m` (see the module docs):
 ///
 /// | encoding | auxiliary variables | clauses |
 /// |---|---|---|
@@ -40,6 +59,30 @@ pub enum CardEncoding {
     SortingNetwork,
 }
 
+/// Runs `$body` with the type alias `$E` naming the encoding type `$selection` selects.
+macro_rules! with_type {
+    ($selection:expr, $E:ident => $body:expr) => {
+        match $selection {
+            CardEncoding::Pairwise => {
+                type $E = Pairwise;
+                $body
+            }
+            CardEncoding::SequentialCounter => {
+                type $E = SequentialCounter;
+                $body
+            }
+            CardEncoding::Totalizer => {
+                type $E = Totalizer;
+                $body
+            }
+            CardEncoding::SortingNetwork => {
+                type $E = SortingNetwork;
+                $body
+            }
+        }
+    };
+}
+
 impl CardEncoding {
     pub const ALL: [CardEncoding; 4] = [
         CardEncoding::Pairwise,
@@ -50,121 +93,41 @@ impl CardEncoding {
 
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
-        match self {
-            CardEncoding::Pairwise => "pairwise",
-            CardEncoding::SequentialCounter => "sequential",
-            CardEncoding::Totalizer => "totalizer",
-            CardEncoding::SortingNetwork => "sorting-network",
-        }
+        with_type!(self, E => E::NAME)
     }
 
     pub fn from_name(name: &str) -> Option<CardEncoding> {
         CardEncoding::ALL.into_iter().find(|e| e.name() == name)
     }
 
+    /// See `CardinalityEncoding::at_most`, and so on: the same clauses in the same order.
     pub fn at_most(self, cnf: &mut Cnf, lits: &[Lit], k: usize) {
-        self.between(cnf, lits, 0, k);
+        with_type!(self, E => E::at_most(cnf, lits, k))
     }
 
     pub fn at_least(self, cnf: &mut Cnf, lits: &[Lit], k: usize) {
-        self.between(cnf, lits, k, lits.len());
+        with_type!(self, E => E::at_least(cnf, lits, k))
     }
 
     pub fn exactly(self, cnf: &mut Cnf, lits: &[Lit], k: usize) {
-        self.between(cnf, lits, k, k);
+        with_type!(self, E => E::exactly(cnf, lits, k))
     }
 
     /// `lo <= (number of true literals) <= hi`, with one shared counter for both bounds.
     pub fn between(self, cnf: &mut Cnf, lits: &[Lit], lo: usize, hi: usize) {
-        let n = lits.len();
-        let hi = hi.min(n);
-        if lo > hi {
-            cnf.clause([]);
-            return;
-        }
-        if lo == 0 && hi == n {
-            return;
-        }
-        // Bounds that fix every input need no counter, whatever the encoding.
-        if hi == 0 {
-            for &l in lits {
-                cnf.clause([!l]);
-            }
-            return;
-        }
-        if lo == n {
-            for &l in lits {
-                cnf.clause([l]);
-            }
-            return;
-        }
-        if self == CardEncoding::Pairwise {
-            pairwise::between(cnf, lits, lo, hi);
-            return;
-        }
-        let m = if hi < n { hi + 1 } else { lo };
-        let outputs = self.unary_counter(cnf, lits, m);
-        debug_assert_eq!(outputs.len(), m);
-        if lo >= 1 {
-            cnf.clause([outputs[lo - 1]]);
-        }
-        if hi < n {
-            cnf.clause([!outputs[hi]]);
-        }
+        with_type!(self, E => E::between(cnf, lits, lo, hi))
     }
 
-    /// `between`, recorded as well in `cnf.cardinalities()`, so that an engine with native
-    /// cardinality constraints (the counting engine) can propagate it directly over
-    /// `lits` instead of through the counter's clauses and auxiliary variables. The
-    /// clauses written are exactly those of `between`.
+    /// `between`, recorded as well in `cnf.cardinalities()` (see
+    /// `CardinalityEncoding::constrain`).
     pub fn constrain(self, cnf: &mut Cnf, lits: &[Lit], lo: usize, hi: usize) {
-        let (clauses, vars) = (cnf.num_clauses(), cnf.num_vars());
-        self.between(cnf, lits, lo, hi);
-        cnf.record_cardinality(Cardinality {
-            lits: lits.to_vec(),
-            lo,
-            hi: hi.min(lits.len()),
-            encoding: self,
-            clauses: clauses..cnf.num_clauses(),
-            aux: vars..cnf.num_vars(),
-        });
-    }
-
-    /// The values of the auxiliary variables `between(cnf, lits, lo, hi)` created (numbered
-    /// from `first_aux`, in creation order), computed from the values of `lits` in
-    /// `values` and written there. Mirrors `between`: only a counter creates variables.
-    pub(crate) fn fill_counter(
-        self,
-        lits: &[Lit],
-        lo: usize,
-        hi: usize,
-        first_aux: usize,
-        values: &mut [bool],
-    ) {
-        let n = lits.len();
-        let hi = hi.min(n);
-        if lo > hi || (lo == 0 && hi == n) || hi == 0 || lo == n {
-            return;
-        }
-        let m = if hi < n { hi + 1 } else { lo };
-        match self {
-            CardEncoding::Pairwise => {}
-            CardEncoding::SequentialCounter => sequential::fill(lits, m, first_aux, values),
-            CardEncoding::Totalizer => totalizer::fill(lits, m, first_aux, values),
-            CardEncoding::SortingNetwork => sorting_network::fill(lits, m, first_aux, values),
-        }
+        with_type!(self, E => E::constrain(cnf, lits, lo, hi))
     }
 
     /// Outputs `o_1..o_m` (index `j-1` holds `o_j`) with `o_j <-> at least j inputs true`.
     /// Requires `1 <= m <= lits.len()`.
     pub fn unary_counter(self, cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
-        assert!(m >= 1 && m <= lits.len());
-        match self {
-            CardEncoding::Pairwise => pairwise::unary(cnf, lits, m),
-            CardEncoding::SequentialCounter => sequential::unary(cnf, lits, m),
-            CardEncoding::Totalizer => totalizer::unary(cnf, lits, m),
-            CardEncoding::SortingNetwork => sorting_network::unary(cnf, lits, m),
-        }
+        with_type!(self, E => E::unary_counter(cnf, lits, m))
     }
 }
 

@@ -1,55 +1,67 @@
-//! Batcher's odd-even merge sorting network. Each comparator is two fresh variables
-//! (`max = a | b`, `min = a & b`, 6 clauses); sorting true-first makes output `j` true
-//! exactly when at least `j` inputs are. The inputs are padded to a power of two with the
-//! constant false, and comparators that touch a constant are folded away, so the cost is
-//! `O(n log^2 n)` comparators for `n` inputs.
+//! Batcher's odd-even merge sorting network: sorting the inputs true-first makes output
+//! `j` true exactly when at least `j` inputs are. The inputs are padded to a power of two
+//! with the constant false, and comparators that touch a constant are folded away.
+//!
+//! Every comparator is a pair of gates over its two wires, so each auxiliary variable is
+//! plainly a function of the inputs, however the network is laid out.
 
-use crate::cnf::{Cnf, Lit};
+use super::contract::CardinalityEncoding;
+use crate::cnf::Cnf;
+use crate::lit::Lit;
 
-pub fn unary(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
-    let size = lits.len().next_power_of_two();
-    // None is the constant false.
-    let mut wires: Vec<Option<Lit>> = lits.iter().copied().map(Some).collect();
-    wires.resize(size, None);
-    for (hi, lo) in batcher_comparators(size) {
-        let (max, min) = match (wires[hi], wires[lo]) {
-            (Some(a), Some(b)) => {
-                let max = cnf.or_lit(&[a, b]);
-                let min = cnf.and_lit(&[a, b]);
-                (Some(max), Some(min))
-            }
-            (Some(a), None) | (None, Some(a)) => (Some(a), None),
-            (None, None) => (None, None),
-        };
-        wires[hi] = max;
-        wires[lo] = min;
+/// Cost: `O(n log^2 n)` comparators for `n` inputs, each two fresh variables
+/// (`max = a | b`, `min = a & b`) and 6 clauses.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SortingNetwork;
+
+impl CardinalityEncoding for SortingNetwork {
+    const NAME: &'static str = "sorting-network";
+
+    fn counter(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
+        let size = lits.len().next_power_of_two();
+        // None is the constant false.
+        let mut wires: Vec<Option<Lit>> = lits.iter().copied().map(Some).collect();
+        wires.resize(size, None);
+        for (hi, lo) in batcher_comparators(size) {
+            let (max, min) = match (wires[hi], wires[lo]) {
+                (Some(a), Some(b)) => {
+                    let max = cnf.or_lit(&[a, b]);
+                    let min = cnf.and_lit(&[a, b]);
+                    (Some(max), Some(min))
+                }
+                (Some(a), None) | (None, Some(a)) => (Some(a), None),
+                (None, None) => (None, None),
+            };
+            wires[hi] = max;
+            wires[lo] = min;
+        }
+        wires[..m]
+            .iter()
+            .map(|w| w.expect("the first n sorted wires of n real inputs are never constant"))
+            .collect()
     }
-    wires[..m]
-        .iter()
-        .map(|w| w.expect("the first n sorted wires of n real inputs are never constant"))
-        .collect()
-}
 
-/// The values of the variables `unary` creates, in creation order from `first`: each
-/// comparator of two real wires makes its `max` (or) and then its `min` (and).
-pub fn fill(lits: &[Lit], _m: usize, first: usize, values: &mut [bool]) {
-    let size = lits.len().next_power_of_two();
-    let mut wires: Vec<Option<bool>> = lits.iter().map(|l| Some(l.eval(values))).collect();
-    wires.resize(size, None);
-    let mut next = first;
-    for (hi, lo) in batcher_comparators(size) {
-        let (max, min) = match (wires[hi], wires[lo]) {
-            (Some(a), Some(b)) => {
-                values[next] = a || b;
-                values[next + 1] = a && b;
-                next += 2;
-                (Some(a || b), Some(a && b))
-            }
-            (Some(a), None) | (None, Some(a)) => (Some(a), None),
-            (None, None) => (None, None),
-        };
-        wires[hi] = max;
-        wires[lo] = min;
+    /// Each comparator of two real wires makes its `max` (or) and then its `min` (and),
+    /// in the order `counter` makes them. All of them, even those below output `m`.
+    fn fill_counter(lits: &[Lit], _m: usize, first_aux: usize, values: &mut [bool]) {
+        let size = lits.len().next_power_of_two();
+        let mut wires: Vec<Option<bool>> = lits.iter().map(|l| Some(l.eval(values))).collect();
+        wires.resize(size, None);
+        let mut next = first_aux;
+        for (hi, lo) in batcher_comparators(size) {
+            let (max, min) = match (wires[hi], wires[lo]) {
+                (Some(a), Some(b)) => {
+                    values[next] = a || b;
+                    values[next + 1] = a && b;
+                    next += 2;
+                    (Some(a || b), Some(a && b))
+                }
+                (Some(a), None) | (None, Some(a)) => (Some(a), None),
+                (None, None) => (None, None),
+            };
+            wires[hi] = max;
+            wires[lo] = min;
+        }
     }
 }
 

@@ -1,41 +1,37 @@
 //! Totalizer (Bailleux and Boufkhad 2003), both directions, truncated at `m`.
 //!
 //! A balanced binary tree; each node holds its leaves' count in unary, at most `m`
-//! outputs. Merging `a` and `b` outputs into `c = min(a + b, m)` costs `c` variables and
-//! at most `(a+1)(b+1)` clauses per direction; a tree over `n` leaves has about
-//! `n*log2(n)` output variables before truncation.
+//! outputs. A tree keeps every input within `log2(n)` adders of the outputs, where the
+//! sequential counter's chain puts the first input `n` steps away.
 
-use crate::cnf::{Cnf, Lit};
+use super::contract::CardinalityEncoding;
+use crate::cnf::Cnf;
+use crate::lit::Lit;
 
-pub fn unary(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
-    let mut out = node(cnf, lits, m);
-    out.truncate(m);
-    out
-}
+/// Cost: merging `a` and `b` outputs into `c = min(a + b, m)` costs `c` variables and at
+/// most `(a+1)(b+1)` clauses per direction; a tree over `n` leaves has about `n*log2(n)`
+/// output variables before truncation, about `2*n*m` clauses per tree level.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Totalizer;
 
-/// The values of the variables `unary` creates, in creation order from `first`: every
-/// node's output `o_t` is whether at least `t` of its leaves are true.
-pub fn fill(lits: &[Lit], m: usize, first: usize, values: &mut [bool]) {
-    let mut next = first;
-    fill_node(lits, m, &mut next, values);
-}
+impl CardinalityEncoding for Totalizer {
+    const NAME: &'static str = "totalizer";
 
-/// The number of true leaves below this node and the number of its outputs.
-fn fill_node(lits: &[Lit], m: usize, next: &mut usize, values: &mut [bool]) -> (usize, usize) {
-    if lits.len() == 1 {
-        return (usize::from(lits[0].eval(values)), 1);
+    fn counter(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
+        let mut out = node(cnf, lits, m);
+        out.truncate(m);
+        out
     }
-    let (left, right) = lits.split_at(lits.len() / 2);
-    let (cl, wl) = fill_node(left, m, next, values);
-    let (cr, wr) = fill_node(right, m, next, values);
-    let width = (wl + wr).min(m);
-    for t in 1..=width {
-        values[*next] = cl + cr >= t;
-        *next += 1;
+
+    /// Every node's output `o_t` is whether at least `t` of its leaves are true, in the
+    /// order `counter` makes them: children before parents, left before right.
+    fn fill_counter(lits: &[Lit], m: usize, first_aux: usize, values: &mut [bool]) {
+        let mut next = first_aux;
+        fill_node(lits, m, &mut next, values);
     }
-    (cl + cr, width)
 }
 
+/// The unary count of the leaves `lits`, at most `m` outputs wide.
 fn node(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
     if lits.len() == 1 {
         return vec![lits[0]];
@@ -81,4 +77,20 @@ fn node(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
         }
     }
     o
+}
+
+/// The number of true leaves below this node and the number of its outputs.
+fn fill_node(lits: &[Lit], m: usize, next: &mut usize, values: &mut [bool]) -> (usize, usize) {
+    if lits.len() == 1 {
+        return (usize::from(lits[0].eval(values)), 1);
+    }
+    let (left, right) = lits.split_at(lits.len() / 2);
+    let (cl, wl) = fill_node(left, m, next, values);
+    let (cr, wr) = fill_node(right, m, next, values);
+    let width = (wl + wr).min(m);
+    for t in 1..=width {
+        values[*next] = cl + cr >= t;
+        *next += 1;
+    }
+    (cl + cr, width)
 }

@@ -4,7 +4,7 @@ use super::*;
 /// not both use the same column: many sub-problems, many cache hits.
 fn grid_cnf(rows: usize, cols: usize) -> Cnf {
     let mut cnf = Cnf::new();
-    let grid = cnf.bool_grid(rows, cols);
+    let grid = gridsat_encodings::LitGrid::primary(&mut cnf, rows, cols);
     for r in 0..rows {
         let row = grid.row(r);
         gridsat_encodings::CardEncoding::SequentialCounter.at_most(&mut cnf, &row, 1);

@@ -1,208 +1,12 @@
-//! Battleship solitaire as CNF.
-//!
-//! Primary (projected) variables: one per cell, "a ship covers this cell". Two boards are
-//! different solutions exactly when some cell differs; since no two ships touch, the ship
-//! cells of a board split into ships in one way only, so swapping identical ships never
-//! makes a new solution and an `unknown` ship is simply whatever length its cells have.
-//!
-//! The rules, as encoded:
-//! 1. ship shape: no two ship cells touch diagonally. With that, every orthogonally
-//!    connected group of ship cells is a straight segment, and different segments never
-//!    touch, not even at a corner;
-//! 2. ships: one auxiliary variable per possible ship `Placement` (length, upper-left cell,
-//!    orientation), equal to "its cells are ship and the cells just beyond both ends are
-//!    water" — exactly one placement is true per segment on the board; every ship cell is
-//!    covered by a true placement of a length the fleet allows;
-//! 3. fleet: per length, the number of true placements is the number of known ships of that
-//!    length (at least that many when `unknown` ships may take it), and the total is the
-//!    fleet size (the shortest length's count is left out when the sums imply it, see
-//!    `implied_fleet_count`);
-//! 4. row and column sums (cardinality encoding of choice; the fleet counts always use
-//!    the sequential counter, see `FLEET_CARD`); a `?` sum adds nothing;
-//! 5. hints, one rule per piece.
-//!
-//! Every auxiliary variable is a function of the cells (placements are conjunctions of
-//! cells, cardinality counters are functions of their inputs), so a projected counter and
-//! an unprojected one agree.
+//! The clauses of a Battleship puzzle (rules numbered as in the module docs), the sizes a
+//! front end checks before building them, and decoding a model back to ships.
 
+use super::model::{Hint, Orientation, Piece, Placement, Puzzle, MAX_SHIP_LENGTH};
 use crate::card::CardEncoding;
 use crate::cnf::{Cnf, Lit};
 use crate::grid::{Cell, LitGrid};
 
-/// The longest ship the puzzle knows (a tanker).
-pub const MAX_SHIP_LENGTH: usize = 7;
-
-/// A ship type of the seed's fleet, named by length.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ShipType {
-    Submarine,
-    Destroyer,
-    Cruiser,
-    Battleship,
-    Carrier,
-    Cargo,
-    Tanker,
-}
-
-impl ShipType {
-    pub const ALL: [ShipType; 7] = [
-        ShipType::Submarine,
-        ShipType::Destroyer,
-        ShipType::Cruiser,
-        ShipType::Battleship,
-        ShipType::Carrier,
-        ShipType::Cargo,
-        ShipType::Tanker,
-    ];
-
-    pub fn length(self) -> usize {
-        self as usize + 1
-    }
-
-    /// The type of a ship of `length` cells, for lengths 1..=7.
-    pub fn of_length(length: usize) -> Option<ShipType> {
-        ShipType::ALL.get(length.checked_sub(1)?).copied()
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ShipType::Submarine => "submarine",
-            ShipType::Destroyer => "destroyer",
-            ShipType::Cruiser => "cruiser",
-            ShipType::Battleship => "battleship",
-            ShipType::Carrier => "carrier",
-            ShipType::Cargo => "cargo",
-            ShipType::Tanker => "tanker",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<ShipType> {
-        ShipType::ALL.into_iter().find(|t| t.name() == name)
-    }
-}
-
-/// One line of the fleet list: a ship of known type, or an `unknown` one (length 1..=7).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum FleetShip {
-    Known(ShipType),
-    Unknown,
-}
-
-/// What a cell hint says the cell holds.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Piece {
-    /// `o`: a whole submarine.
-    Submarine,
-    /// `<`: the left end of a horizontal ship of length >= 2.
-    LeftEnd,
-    /// `>`: the right end of a horizontal ship of length >= 2.
-    RightEnd,
-    /// `^`: the top end of a vertical ship of length >= 2.
-    TopEnd,
-    /// `v`: the bottom end of a vertical ship of length >= 2.
-    BottomEnd,
-    /// `X`: a middle cell (not an end) of a ship of length >= 3.
-    Middle,
-    /// `_`: open water.
-    Water,
-}
-
-impl Piece {
-    pub const ALL: [Piece; 7] = [
-        Piece::Submarine,
-        Piece::LeftEnd,
-        Piece::RightEnd,
-        Piece::TopEnd,
-        Piece::BottomEnd,
-        Piece::Middle,
-        Piece::Water,
-    ];
-
-    /// The character of the input format (and, but for water, of the board drawing).
-    pub fn symbol(self) -> char {
-        match self {
-            Piece::Submarine => 'o',
-            Piece::LeftEnd => '<',
-            Piece::RightEnd => '>',
-            Piece::TopEnd => '^',
-            Piece::BottomEnd => 'v',
-            Piece::Middle => 'X',
-            Piece::Water => '_',
-        }
-    }
-
-    pub fn from_symbol(symbol: char) -> Option<Piece> {
-        Piece::ALL.into_iter().find(|p| p.symbol() == symbol)
-    }
-}
-
-/// A cell hint: `constraint ROW COL CH`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Hint {
-    pub cell: Cell,
-    pub piece: Piece,
-}
-
-/// A Battleship puzzle: the board, its sums (`None` for `?`), the fleet and the hints.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Puzzle {
-    pub rows: usize,
-    pub cols: usize,
-    pub row_sums: Vec<Option<usize>>,
-    pub col_sums: Vec<Option<usize>>,
-    pub fleet: Vec<FleetShip>,
-    pub hints: Vec<Hint>,
-}
-
-impl Puzzle {
-    /// Number of ships of each known length (index = length), and of `unknown` ships.
-    pub fn fleet_census(&self) -> ([usize; MAX_SHIP_LENGTH + 1], usize) {
-        let mut known = [0; MAX_SHIP_LENGTH + 1];
-        let mut unknown = 0;
-        for ship in &self.fleet {
-            match ship {
-                FleetShip::Known(t) => known[t.length()] += 1,
-                FleetShip::Unknown => unknown += 1,
-            }
-        }
-        (known, unknown)
-    }
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Orientation {
-    Horizontal,
-    Vertical,
-}
-
-/// A ship on the board: its length, its upper-left cell and its orientation. A ship of
-/// length 1 is always `Horizontal`, so each set of cells has exactly one `Placement`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Placement {
-    pub top_left: Cell,
-    pub length: usize,
-    pub orientation: Orientation,
-}
-
-impl Placement {
-    /// The `k`-th cell from the upper-left end.
-    pub fn cell(&self, k: usize) -> Cell {
-        let Cell { row, col } = self.top_left;
-        match self.orientation {
-            Orientation::Horizontal => Cell::new(row, col + k),
-            Orientation::Vertical => Cell::new(row + k, col),
-        }
-    }
-
-    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
-        (0..self.length).map(|k| self.cell(k))
-    }
-
-    pub fn ship_type(&self) -> Option<ShipType> {
-        ShipType::of_length(self.length)
-    }
-}
-
+/// The choices that change the clauses but not the solutions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct Options {
     /// The encoding of the row and column sums.
@@ -261,7 +65,7 @@ pub struct Encoded {
 
 pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
     let mut cnf = Cnf::new();
-    let ship = cnf.bool_grid(puzzle.rows, puzzle.cols);
+    let ship = LitGrid::primary(&mut cnf, puzzle.rows, puzzle.cols);
     let card = options.card;
     let (known, unknown) = puzzle.fleet_census();
 
@@ -557,19 +361,7 @@ impl Encoded {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_lengths_and_symbols_round_trip() {
-        for t in ShipType::ALL {
-            assert_eq!(ShipType::from_name(t.name()), Some(t));
-            assert_eq!(ShipType::of_length(t.length()), Some(t));
-        }
-        assert_eq!(ShipType::of_length(0), None);
-        assert_eq!(ShipType::of_length(8), None);
-        for p in Piece::ALL {
-            assert_eq!(Piece::from_symbol(p.symbol()), Some(p));
-        }
-    }
+    use crate::battleship::{FleetShip, ShipType};
 
     #[test]
     fn binomials_and_pairwise_cost() {
@@ -587,17 +379,6 @@ mod tests {
         };
         // Row: C(4, 3) + C(4, 3); columns of one cell with sum 0 or 1 need no clauses.
         assert_eq!(pairwise_sum_clauses(&puzzle), 8);
-    }
-
-    #[test]
-    fn placements_list_cells_from_the_upper_left() {
-        let p = Placement {
-            top_left: Cell::new(2, 3),
-            length: 3,
-            orientation: Orientation::Vertical,
-        };
-        let cells: Vec<Cell> = p.cells().collect();
-        assert_eq!(cells, [Cell::new(2, 3), Cell::new(3, 3), Cell::new(4, 3)]);
     }
 
     /// The fleet counts and the known sums are recorded as cardinality constraints (the

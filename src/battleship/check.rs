@@ -17,7 +17,7 @@ fn fail<T>(message: String) -> Result<T, Violation> {
 
 /// Checks every rule: ships on the board, none overlapping or touching (even at a
 /// corner), row and column sums, the fleet, and every cell hint.
-pub fn verify(puzzle: &Puzzle, ships: &[Placement]) -> Result<(), Violation> {
+pub fn check(puzzle: &Puzzle, ships: &[Placement]) -> Result<(), Violation> {
     let (rows, cols) = (puzzle.rows, puzzle.cols);
     // owner[r][c] = index of the ship on that cell (one flat row-major array: this
     // runs on every listed solution).
@@ -195,22 +195,22 @@ mod tests {
     #[test]
     fn accepts_the_seed_solution_and_rejects_broken_ones() {
         let puzzle = sample();
-        assert_eq!(verify(&puzzle, &solution_a()), Ok(()));
+        assert_eq!(check(&puzzle, &solution_a()), Ok(()));
 
         let mut touching = solution_a();
         touching[1] = ship(1, 4, 1, Orientation::Horizontal);
-        assert!(verify(&puzzle, &touching).is_err());
+        assert!(check(&puzzle, &touching).is_err());
 
         let mut short_fleet = solution_a();
         short_fleet.pop();
-        assert!(verify(&puzzle, &short_fleet).is_err());
+        assert!(check(&puzzle, &short_fleet).is_err());
 
         let mut hinted = puzzle.clone();
         hinted.hints.push(Hint {
             cell: Cell::new(0, 2),
             piece: Piece::LeftEnd,
         });
-        let err = verify(&hinted, &solution_a()).unwrap_err();
+        let err = check(&hinted, &solution_a()).unwrap_err();
         assert!(err.0.contains("should be '<' but is '>'"), "{err}");
     }
 }

@@ -32,7 +32,7 @@ pub enum Violation {
     Touching(usize, usize, usize, usize),
 }
 
-pub fn verify(
+pub fn check(
     puzzle: &Puzzle,
     stars_per_unit: usize,
     rule: LineRule,
@@ -146,9 +146,9 @@ mod tests {
     fn accepts_a_good_placement_and_names_each_broken_rule() {
         let p = two_by_three();
         let good = stars([true, false, false, false, false, true]);
-        assert_eq!(verify(&p, 1, LineRule::AtMost, &good), Ok(()));
+        assert_eq!(check(&p, 1, LineRule::AtMost, &good), Ok(()));
         assert!(matches!(
-            verify(
+            check(
                 &p,
                 1,
                 LineRule::AtMost,
@@ -161,7 +161,7 @@ mod tests {
             })
         ));
         assert!(matches!(
-            verify(&p, 1, LineRule::Exact, &good),
+            check(&p, 1, LineRule::Exact, &good),
             Err(Violation::Column {
                 col: 1,
                 found: 0,
@@ -169,7 +169,7 @@ mod tests {
             })
         ));
         assert!(matches!(
-            verify(
+            check(
                 &p,
                 1,
                 LineRule::AtMost,
@@ -182,7 +182,7 @@ mod tests {
             })
         ));
         assert!(matches!(
-            verify(
+            check(
                 &p,
                 1,
                 LineRule::AtMost,

@@ -1,4 +1,4 @@
-//! Drawing solutions: the seed's text (ship lines and board) and JSON.
+//! Drawing solutions: the course's text (ship lines and the framed board) and JSON.
 //!
 //! Sums of 10 or more: a row sum is simply written out after the right border. Column
 //! sums are written below the board one digit per line, right-aligned, so that every
@@ -14,7 +14,6 @@
 
 use gridsat_encodings::battleship::{Orientation, Placement, Puzzle};
 use serde::Serialize;
-use std::io::{self, Write};
 
 /// The drawing character of every cell, row-major: ` ` water, `o` submarine, `<` `>` `^`
 /// `v` ship ends, `X` middle cells.
@@ -36,7 +35,7 @@ pub fn board_symbols(puzzle: &Puzzle, ships: &[Placement]) -> Vec<char> {
     board
 }
 
-/// `type row col [horizontal|vertical]`, the seed's ship line.
+/// `type row col [horizontal|vertical]`, the course's ship line.
 pub fn ship_line(ship: &Placement) -> String {
     let mut line = String::new();
     push_ship_line(&mut line, ship);
@@ -57,35 +56,11 @@ fn push_ship_line(text: &mut String, ship: &Placement) {
     }
 }
 
-/// `Solution:`, the ship lines and the board drawing, as the seed prints them.
-pub fn write_solution(
-    out: &mut impl Write,
-    puzzle: &Puzzle,
-    ships: &[Placement],
-) -> io::Result<()> {
-    writeln!(out, "Solution:")?;
-    write_ships(out, puzzle, ships)
-}
-
-/// The ship lines and the board drawing.
-///
-/// Composed in memory and written at once: listing every solution of a puzzle prints
-/// thousands of boards, and one write per piece cost a sixth of puzzle10's listing.
-pub fn write_ships(out: &mut impl Write, puzzle: &Puzzle, ships: &[Placement]) -> io::Result<()> {
-    let mut text = String::with_capacity(24 * ships.len() + (puzzle.rows + 4) * (puzzle.cols + 8));
-    for ship in ships {
-        push_ship_line(&mut text, ship);
-        text.push('\n');
-    }
-    push_board(&mut text, puzzle, &board_symbols(puzzle, ships));
-    out.write_all(text.as_bytes())
-}
-
-/// A framed grid of one character per cell, with the sums (the seed's board drawing).
-pub fn write_board(out: &mut impl Write, puzzle: &Puzzle, symbols: &[char]) -> io::Result<()> {
-    let mut text = String::new();
+/// The framed board with its sums, one string per line (the course's board drawing).
+pub fn board_lines(puzzle: &Puzzle, symbols: &[char]) -> Vec<String> {
+    let mut text = String::with_capacity((puzzle.rows + 4) * (puzzle.cols + 8));
     push_board(&mut text, puzzle, symbols);
-    out.write_all(text.as_bytes())
+    text.lines().map(str::to_string).collect()
 }
 
 fn push_board(text: &mut String, puzzle: &Puzzle, symbols: &[char]) {
@@ -198,9 +173,9 @@ mod tests {
             fleet: vec![],
             hints: vec![],
         };
-        let mut out = Vec::new();
-        write_board(&mut out, &puzzle, &vec![' '; puzzle.rows * puzzle.cols]).unwrap();
-        String::from_utf8(out).unwrap()
+        let mut lines = board_lines(&puzzle, &vec![' '; puzzle.rows * puzzle.cols]).join("\n");
+        lines.push('\n');
+        lines
     }
 
     #[test]

@@ -1,9 +1,9 @@
-//! Printing solutions: the seed program's exact text, a plain text board, and JSON.
+//! Drawing Star Battle boards: the course program's exact output file, the board (`@` a
+//! star, the zone label elsewhere), and the determined-cells board.
 
 use gridsat_encodings::star_battle::{Puzzle, Stars};
-use serde::Serialize;
 
-/// The board as the seed prints it: `@` for a star, the zone label elsewhere, row 0 first.
+/// The board as the course program prints it: `@` for a star, the zone label elsewhere, row 0 first.
 pub fn board_lines(puzzle: &Puzzle, stars: &Stars) -> Vec<String> {
     let labels = puzzle.labels();
     (0..puzzle.rows)
@@ -21,10 +21,10 @@ pub fn board_lines(puzzle: &Puzzle, stars: &Stars) -> Vec<String> {
         .collect()
 }
 
-/// The seed's output file: the count, then (when printing) a blank line, `Solution k:`
-/// and the board for each solution. Streams: one reusable buffer, whatever the number
-/// of solutions.
-pub fn write_seed_output(
+/// The course program's output file: the count, then (when printing) a blank line,
+/// `Solution k:` and the board for each solution. Streams: one reusable buffer,
+/// whatever the number of solutions.
+pub fn write_course_output(
     out: &mut impl std::io::Write,
     puzzle: &Puzzle,
     count: &dyn std::fmt::Display,
@@ -59,21 +59,6 @@ pub fn star_cells(stars: &Stars) -> Vec<[usize; 2]> {
         .collect()
 }
 
-#[derive(Serialize)]
-pub struct JsonSolution {
-    pub board: Vec<String>,
-    pub stars: Vec<[usize; 2]>,
-}
-
-impl JsonSolution {
-    pub fn new(puzzle: &Puzzle, stars: &Stars) -> JsonSolution {
-        JsonSolution {
-            board: board_lines(puzzle, stars),
-            stars: star_cells(stars),
-        }
-    }
-}
-
 /// The determined-cells board: `@` a star in every solution, `.` a star in none,
 /// `?` undetermined.
 pub fn determined_lines(puzzle: &Puzzle, cells: &[Option<bool>]) -> Vec<String> {
@@ -88,13 +73,5 @@ pub fn determined_lines(puzzle: &Puzzle, cells: &[Option<bool>]) -> Vec<String> 
                 })
                 .collect()
         })
-        .collect()
-}
-
-/// The cells where two placements differ, row-major.
-pub fn differing_cells(a: &Stars, b: &Stars) -> Vec<[usize; 2]> {
-    (0..a.rows)
-        .flat_map(|r| (0..a.cols).map(move |c| [r, c]))
-        .filter(|&[r, c]| a.has_star(r, c) != b.has_star(r, c))
         .collect()
 }

@@ -1,0 +1,97 @@
+//! Star Battle as a board puzzle of the answer layer: its rules (stars per zone, the
+//! line rule, the encoding), its CNF, and how its boards read, check and draw.
+
+use super::check::check;
+use super::draw::{board_lines, determined_lines, star_cells};
+use crate::answer::BoardPuzzle;
+use crate::error::InternalError;
+use gridsat_encodings::cnf::Cnf;
+use gridsat_encodings::star_battle::{encode, Encoded, LineRule, Options, Puzzle, Stars};
+use gridsat_encodings::CardEncoding;
+use serde_json::json;
+
+/// A puzzle together with the rules it is solved under, and its formula.
+#[derive(Clone, Debug)]
+pub struct StarBattle {
+    pub puzzle: Puzzle,
+    /// Stars per zone, row and column (S).
+    pub stars: usize,
+    pub rule: LineRule,
+    pub card: CardEncoding,
+    encoded: Encoded,
+}
+
+impl StarBattle {
+    pub fn new(puzzle: Puzzle, stars: usize, rule: LineRule, card: CardEncoding) -> StarBattle {
+        let options = Options {
+            stars,
+            line_rule: rule,
+            card,
+        };
+        let encoded = encode(&puzzle, &options);
+        StarBattle {
+            puzzle,
+            stars,
+            rule,
+            card,
+            encoded,
+        }
+    }
+
+    pub fn encoded(&self) -> &Encoded {
+        &self.encoded
+    }
+}
+
+impl BoardPuzzle for StarBattle {
+    type Solution = Stars;
+
+    fn cnf(&self) -> &Cnf {
+        &self.encoded.cnf
+    }
+
+    fn size(&self) -> (usize, usize) {
+        (self.puzzle.rows, self.puzzle.cols)
+    }
+
+    fn read(&self, cells: &[bool]) -> Result<Stars, InternalError> {
+        Ok(Stars {
+            rows: self.puzzle.rows,
+            cols: self.puzzle.cols,
+            star: cells.to_vec(),
+        })
+    }
+
+    fn check(&self, stars: &Stars) -> Result<(), InternalError> {
+        check(&self.puzzle, self.stars, self.rule, stars).map_err(|violation| {
+            InternalError::new(format!(
+                "the solver produced a placement that breaks the rules ({violation})"
+            ))
+        })
+    }
+
+    fn board(&self, stars: &Stars) -> Vec<String> {
+        board_lines(&self.puzzle, stars)
+    }
+
+    fn determined_board(&self, cells: &[Option<bool>]) -> Vec<String> {
+        determined_lines(&self.puzzle, cells)
+    }
+
+    fn cell_words(&self) -> [&'static str; 2] {
+        ["stars", "empty"]
+    }
+
+    fn puzzle_json(&self) -> serde_json::Value {
+        json!({
+            "rows": self.puzzle.rows,
+            "cols": self.puzzle.cols,
+            "stars": self.stars,
+            "rule": self.rule.name(),
+        })
+    }
+
+    fn solution_json(&self, stars: &Stars) -> serde_json::Value {
+        json!({ "board": board_lines(&self.puzzle, stars), "stars": star_cells(stars) })
+    }
+}
