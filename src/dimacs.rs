@@ -32,7 +32,7 @@ use crate::input::{decode_text, read_puzzle_file, InputError, ParseError};
 use gridsat_encodings::cnf::{Cnf, Lit, Var};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
-use nom::character::complete::{char, digit1, not_line_ending, satisfy};
+use nom::character::complete::{char, digit1, satisfy};
 use nom::combinator::{cut, eof, map, not, opt, peek, recognize, rest, value};
 use nom::error::context;
 use nom::multi::{fold_many0, many0};
@@ -105,7 +105,10 @@ fn comment(input: Span<'_>) -> Parsed<'_, Line<'_>> {
         blanks,
         alt((
             projection,
-            value(Line::Nothing, (char('c'), not_line_ending, line_end)),
+            value(
+                Line::Nothing,
+                (char('c'), take_while(|c| c != '\n'), line_end),
+            ),
         )),
     )
     .parse(input)
@@ -431,8 +434,8 @@ mod tests {
 
     #[test]
     fn blanks_comments_and_the_end_marker_may_come_anywhere() {
-        let text =
-            "\t p\tcnf\t3 2 \r\n 1 \t -2\r\nc a comment inside a clause\n\n3 0 -1 0\n % \n0 x";
+        let text = "c a comment\r\n\t p\tcnf\t3 2 \r\n 1 \t -2\r\nc inside a clause\r\n\r\n\
+                    3 0 -1 0\n % \n0 x";
         let cnf = parse_dimacs(text).unwrap();
         assert_eq!(lits(&cnf), vec![vec![1, -2, 3], vec![-1]]);
         // A projection line after the header, and a repeated variable.
