@@ -2,9 +2,16 @@
 //! without blocking clauses.
 //!
 //! The engine is a DPLL search with chronological backtracking that splits the formula
-//! into independent components and caches each component's count (see `search`). While
-//! it counts it can record what it explored as a decision DAG (see `dag`), from which the
-//! solutions are then listed in time proportional to the output.
+//! into independent components and caches each component's count (see `search`, whose
+//! parts are `search::propagate`, `search::components`, `search::cache` and
+//! `search::gates`). While it counts it can record what it explored as a decision DAG
+//! (see `dag`), from which the solutions are then listed in time proportional to the
+//! output. Counts are `Count` (`number`), exact at any size.
+//!
+//! `Engine` runs it under limits: a `limits::Budget` (a deadline, a cancel flag) and the
+//! give-up rule (`GiveUp`). A stopped count is not lost: `Stopped { at_least }` is the
+//! number of solutions in the parts of the search that were counted to the end, a proven
+//! lower bound (the argument is in `search`'s module docs).
 //!
 //! Use it for every "how many" and "all of them" request; keep `Session::enumerate`
 //! (blocking clauses) for small limits such as a uniqueness check, where one or two SAT
