@@ -1,6 +1,6 @@
 //! Benchmark of the counting engine against blocking-clause enumeration
-//! (`Session::enumerate`) and, when given, the seed's C++ Star Battle backtracker, on the
-//! same Star Battle inputs in the same run.
+//! (`Session::enumerate`) and, when given, the course's C++ Star Battle backtracker, on
+//! the same Star Battle inputs in the same run.
 //!
 //! ```sh
 //! g++ -O2 -o /tmp/sb-baseline /work/shared/baselines/starbattle.cpp
@@ -9,14 +9,14 @@
 //!     corpus/twonot1.txt:1 corpus/custom2.txt:2 corpus/twonot2.txt:1
 //! ```
 //!
-//! Each instance is `FILE:S`. The file is read with a small reader of the seed format
-//! written here (the real parser lives in `gridsat::star_battle`); the rows and columns
-//! take the seed's "at most S" rule unless `--exact` is given.
+//! Each instance is `FILE:S`. The file is read with Star Battle's own grammar (either
+//! form it reads); the rows and columns take the course's "at most S" rule unless
+//! `--exact` is given.
 
 use gridsat::solver::count::{count_with_stats, Solutions};
 use gridsat::solver::Session;
-use gridsat_encodings::star_battle::{encode, LineRule, Options, Puzzle, Zone};
-use gridsat_encodings::{CardEncoding, Cell};
+use gridsat_encodings::star_battle::{encode, LineRule, Options, Puzzle};
+use gridsat_encodings::CardEncoding;
 use std::ops::ControlFlow;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -77,38 +77,10 @@ fn parse_args() -> Result<Config, String> {
     Ok(config)
 }
 
-/// The seed format: `rows cols`, then per zone `label count` and `count` pairs `x y`
-/// (x = column, y = row). Enough for benchmarking well-formed corpus files.
 fn read_puzzle(path: &str) -> Result<Puzzle, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let mut tokens = text.split_whitespace();
-    let mut number = |what: &str| -> Result<usize, String> {
-        tokens
-            .next()
-            .and_then(|t| t.parse().ok())
-            .ok_or_else(|| format!("{path}: expected {what}"))
-    };
-    let rows = number("rows")?;
-    let cols = number("columns")?;
-    let mut zones = Vec::new();
-    let mut rest = text.split_whitespace().skip(2);
-    while let Some(label) = rest.next() {
-        let count: usize = rest
-            .next()
-            .and_then(|t| t.parse().ok())
-            .ok_or_else(|| format!("{path}: bad zone size"))?;
-        let mut cells = Vec::with_capacity(count);
-        for _ in 0..count {
-            let x: usize = rest.next().and_then(|t| t.parse().ok()).ok_or("bad x")?;
-            let y: usize = rest.next().and_then(|t| t.parse().ok()).ok_or("bad y")?;
-            cells.push(Cell::new(y, x));
-        }
-        zones.push(Zone {
-            label: label.chars().next().unwrap_or('?'),
-            cells,
-        });
-    }
-    Ok(Puzzle { rows, cols, zones })
+    let parsed = gridsat::star_battle::parse::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    Ok(parsed.puzzle)
 }
 
 fn secs(d: Duration) -> String {

@@ -1,103 +1,187 @@
 //! `gridsat count-cnf FILE.cnf`: the projected model count of any DIMACS file, so the
 //! engine can be compared with other model counters (sharpSAT, d4, Ganak).
+//!
+//! The count comes from the counting engine alone (no CDCL probe: the point is to
+//! measure the engine). With `--timeout` the engine stops at the deadline and the answer
+//! is the number of solutions it proved by then (`at least N`, exit status 4); see
+//! `solver::count::search` for why that bound is sound.
 
-use crate::cli::Exit;
-use crate::dimacs::parse_dimacs;
-use crate::input::{read_puzzle_file, InputError};
-use crate::solver::count::{count_with_stats, Solutions};
+use crate::cli::{Exit, Format, LimitArgs, OutputArgs};
+use crate::dimacs::read_dimacs;
+use crate::solver::count::{Count, Engine, SearchStats, Solutions};
+use gridsat_encodings::cnf::Cnf;
 use std::io::Write;
 use std::ops::ControlFlow;
 
 /// Count (or list) the models of a DIMACS CNF file, projected on its `c p show` set.
 ///
 /// Without a `c p show V1 V2 ... 0` line every variable is projected. The count goes to
-/// standard output as a bare number.
-///
-/// Examples:
-///   gridsat count-cnf formula.cnf
-///   gridsat count-cnf --list formula.cnf     # one solution per line, DIMACS literals
+/// standard output as a bare number (`at least N` when --timeout stopped the count).
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  gridsat count-cnf formula.cnf\n  gridsat count-cnf --list formula.cnf\n\n\
-    The projection is the union of the file's `c p show V1 V2 ... 0` lines; without one,\n\
-    every variable is projected (plain model counting)."
+    after_help = "Examples:\n  gridsat count-cnf formula.cnf\n  gridsat count-cnf --list formula.cnf\n  \
+    gridsat count-cnf --timeout 10 --format json formula.cnf\n\n\
+    The projection is the union of the file's `c p show V1 V2 ... 0` lines (or `c ind ... 0`);\n\
+    without one, every variable is projected (plain model counting).\n\n\
+    --timeout bounds the count; once it is done, --list prints every solution."
 )]
 pub struct Args {
     /// DIMACS CNF file.
     pub file: std::path::PathBuf,
+
     /// Also print every solution, one line each: the projection variables as signed
     /// DIMACS literals ending in 0 (`v 1 -2 3 0`), before the count.
     #[arg(long)]
     pub list: bool,
-    /// Print what the search did (decisions, cache use) to standard error.
-    #[arg(long)]
-    pub stats: bool,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Exit> {
-    let text = read_puzzle_file(&args.file)?;
-    let cnf = parse_dimacs(&text).map_err(|e| InputError::new(&args.file, e))?;
+    let budget = args.limits.budget();
+    let cnf = read_dimacs(&args.file)?;
+    let engine = Engine::new(&cnf).budget(&budget);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let (count, stats) = if args.list {
-        let solutions = Solutions::compile(&cnf);
-        // Each projected variable's two spellings, made once: listings run to millions.
-        let spelled: Vec<(usize, [String; 2])> = cnf
-            .projection()
-            .iter()
-            .map(|v| {
-                (
-                    v.index(),
-                    [format!(" -{}", v.dimacs()), format!(" {}", v.dimacs())],
-                )
-            })
-            .collect();
-        let mut failure = None;
-        let mut rejected = false;
-        let mut line = String::new();
-        let _ = solutions.for_each(|values| {
-            // A listed assignment must be a model; anything else is our bug.
-            if !cnf.is_satisfied_by(values) {
-                rejected = true;
-                return ControlFlow::Break(());
-            }
-            line.clear();
-            line.push('v');
-            for (index, words) in &spelled {
-                line.push_str(&words[usize::from(values[*index])]);
-            }
-            line.push_str(" 0");
-            match writeln!(out, "{line}") {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(e) => {
-                    failure = Some(e);
-                    ControlFlow::Break(())
-                }
-            }
-        });
-        if rejected {
-            return Err(crate::error::InternalError::new(
-                "the engine listed an assignment that is not a model",
-            )
-            .into());
+    let json = args.output.format == Format::Json;
+    let (counted, stats) = if args.list {
+        if json {
+            write!(out, "{{\"solutions\":[")?;
         }
-        if let Some(e) = failure {
-            return Err(e.into());
-        }
-        (solutions.count().clone(), solutions.stats())
+        let (compiled, stats) = engine.compile();
+        let counted = match compiled {
+            Ok(solutions) => {
+                list(&cnf, &solutions, json, &mut out)?;
+                Ok(solutions.count().clone())
+            }
+            Err(stopped) => Err(stopped),
+        };
+        (counted, stats)
     } else {
-        count_with_stats(&cnf)
+        engine.count()
     };
-    writeln!(out, "{count}")?;
+    let (count, complete) = match counted {
+        Ok(count) => (count, true),
+        Err(stopped) => (stopped.at_least, false),
+    };
+    print_count(&count, complete, json, args.list, &mut out)?;
     out.flush()?;
-    if args.stats {
-        eprintln!(
-            "variables {}, clauses {}, projected {}; {:?}",
-            cnf.num_vars(),
-            cnf.num_clauses(),
-            cnf.projection().len(),
-            stats
-        );
+    if args.output.stats {
+        print_stats(&cnf, &stats, complete);
     }
-    Ok(Exit::Solved)
+    Ok(if complete { Exit::Solved } else { Exit::GaveUp })
+}
+
+/// Every solution, checked against the formula, one line (or one JSON array, inside the
+/// document `run` opened) each: the projection variables as signed DIMACS literals.
+fn list(cnf: &Cnf, solutions: &Solutions, json: bool, out: &mut impl Write) -> anyhow::Result<()> {
+    // Each projected variable's two spellings, made once: listings run to millions.
+    let (open, separator, close) = if json {
+        ("[", ",", "]")
+    } else {
+        ("v", " ", " 0")
+    };
+    let spelled: Vec<(usize, [String; 2])> = cnf
+        .projection()
+        .iter()
+        .map(|v| {
+            (
+                v.index(),
+                [format!("-{}", v.dimacs()), format!("{}", v.dimacs())],
+            )
+        })
+        .collect();
+    let mut failure = None;
+    let mut rejected = false;
+    let mut line = String::new();
+    let mut first = true;
+    let _ = solutions.for_each(|values| {
+        // A listed assignment must be a model; anything else is our bug.
+        if !cnf.is_satisfied_by(values) {
+            rejected = true;
+            return ControlFlow::Break(());
+        }
+        line.clear();
+        if json && !std::mem::take(&mut first) {
+            line.push(',');
+        }
+        line.push_str(open);
+        for (k, (index, words)) in spelled.iter().enumerate() {
+            if !json || k > 0 {
+                line.push_str(separator);
+            }
+            line.push_str(&words[usize::from(values[*index])]);
+        }
+        line.push_str(close);
+        let written = if json {
+            write!(out, "{line}")
+        } else {
+            writeln!(out, "{line}")
+        };
+        match written {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                failure = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    });
+    if rejected {
+        return Err(crate::error::InternalError::new(
+            "the engine listed an assignment that is not a model",
+        )
+        .into());
+    }
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    Ok(())
+}
+
+/// The count: a bare number, `at least N` when the count was stopped; in JSON, the
+/// number (a string of digits beyond 64 bits, which JSON readers keep exact) and whether
+/// it is complete, closing the document that `list` opened.
+fn print_count(
+    count: &Count,
+    complete: bool,
+    json: bool,
+    listed: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    if !json {
+        let at_least = if complete { "" } else { "at least " };
+        writeln!(out, "{at_least}{count}")?;
+        return Ok(());
+    }
+    let number = match count.to_u64() {
+        Some(n) => serde_json::json!(n),
+        None => serde_json::json!(count.to_string()),
+    };
+    let fields = format!("\"count\":{number},\"complete\":{complete}}}");
+    if listed {
+        writeln!(out, "],{fields}")?;
+    } else {
+        writeln!(out, "{{{fields}")?;
+    }
+    Ok(())
+}
+
+/// `--stats`: the formula's size and what the search did, on standard error.
+fn print_stats(cnf: &Cnf, stats: &SearchStats, complete: bool) {
+    let stopped = if complete {
+        ""
+    } else {
+        " (stopped at the time limit)"
+    };
+    eprintln!(
+        "variables {}, clauses {}, projected {}; {:?}{stopped}",
+        cnf.num_vars(),
+        cnf.num_clauses(),
+        cnf.projection().len(),
+        stats
+    );
 }

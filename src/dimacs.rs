@@ -1,24 +1,45 @@
-//! Reading DIMACS CNF, with the projection convention of projected model counters.
+//! Reading DIMACS CNF, with the projection convention of projected model counters: a
+//! grammar in nom over located spans (`crate::input::grammar`), so that every problem is
+//! reported as `FILE:LINE: problem`.
 //!
-//! Accepted:
-//! - `c ...` comments anywhere; `c p show V1 V2 ... 0` (also `c ind ... 0`, the
-//!   sampling-set form) adds variables to the projection, and may be repeated. Without
-//!   any such line every variable is projected.
-//! - exactly one `p cnf VARS CLAUSES` header, before the first clause;
-//! - clauses as integers ending in `0`, possibly spread over several lines;
-//! - a `%` line ends the formula (old SATLIB files close with `%` and `0`).
+//! ```text
+//! file       = preamble header body end
+//! preamble   = { blank line | comment }            comments may name the projection
+//! header     = "p" "cnf" VARIABLES CLAUSES          one line, exactly once
+//! body       = { blank line | comment | literals }  a clause is literals ending in 0,
+//!                                                   on one line or over several
+//! end        = end of file | "%" line, then anything (old SATLIB files close with
+//!              "%" and "0")
+//! comment    = "c" ... | "c p show" V1 V2 ... 0 | "c ind" V1 V2 ... 0
+//! ```
 //!
-//! Refused, with the line: a malformed header or token, a variable beyond the header's
-//! count, a clause count that differs from the header, a clause left open at the end.
+//! Accepted: blanks (spaces, tabs, carriage returns) around and between tokens; `c p
+//! show ... 0` and `c ind ... 0` (the sampling-set form) anywhere, repeated, each
+//! adding its variables to the projection (without any, every variable is projected);
+//! any other line that starts with `c` is a comment.
+//!
+//! Refused, at the line of the offending token: a clause before the header, a missing
+//! or malformed header, a second header, more than `MAX_VARIABLES` variables, a token
+//! that is not a literal, a literal or a projected variable beyond the header's count,
+//! a projection line that does not end with its single 0, a clause left open at the end
+//! (at the line where it began), and a clause count that differs from the header's (at
+//! the header).
 
-use crate::input::ParseError;
+use crate::input::grammar::{
+    expecting, fail_at, number_on_line, parse_all, GrammarError, Parsed, Span,
+};
+use crate::input::{decode_text, read_puzzle_file, InputError, ParseError};
 use gridsat_encodings::cnf::{Cnf, Lit, Var};
-use nom::bytes::complete::tag;
-use nom::character::complete::{i64 as integer, space0, space1, u64 as natural};
-use nom::combinator::{all_consuming, opt};
-use nom::multi::many0;
-use nom::sequence::{preceded, terminated};
-use nom::{IResult, Parser};
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_while, take_while1};
+use nom::character::complete::{char, digit1, satisfy};
+use nom::combinator::{cut, eof, map, not, opt, peek, recognize, rest, value};
+use nom::error::context;
+use nom::multi::{fold_many0, many0};
+use nom::sequence::{pair, preceded, terminated};
+use nom::Parser;
+use nom_locate::position;
+use std::path::Path;
 
 /// The counter keeps a few hundred bytes per variable and may recurse once per
 /// variable: this bound keeps a lying header from asking for gigabytes before a single
@@ -28,196 +49,345 @@ pub const MAX_VARIABLES: usize = 1 << 20;
 /// Parses DIMACS text into a `Cnf` whose projection is the `c p show` set (or every
 /// variable when there is none).
 pub fn parse_dimacs(text: &str) -> Result<Cnf, ParseError> {
-    let mut reader = Reader {
-        header: None,
-        cnf: Cnf::new(),
-        clauses: 0,
-        open_clause: Vec::new(),
-        open_since: 0,
-        shown: Vec::new(),
-    };
-    for (index, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        let number = index + 1;
-        if line == "%" {
-            break;
-        }
-        reader.line(line, number)?;
-    }
-    reader.finish(text.lines().count().max(1))
+    parse_all(text, file)
 }
 
-struct Reader {
-    header: Option<(usize, usize)>,
-    cnf: Cnf,
-    clauses: usize,
-    open_clause: Vec<Lit>,
-    /// Where the clause still open began, for the error at the end of the file.
-    open_since: usize,
-    shown: Vec<(i64, usize)>,
+/// `parse_dimacs` on the bytes of a file named `path`: refuses text that is not UTF-8,
+/// and names the file in every error.
+pub fn parse_dimacs_bytes(path: &Path, bytes: Vec<u8>) -> Result<Cnf, InputError> {
+    let text = decode_text(path, bytes)?;
+    parse_dimacs(&text).map_err(|e| InputError::new(path, e))
 }
 
-fn header(input: &str) -> IResult<&str, (u64, u64)> {
-    all_consuming((
-        preceded((tag("p"), space1, tag("cnf"), space1), natural),
-        terminated(preceded(space1, natural), space0),
-    ))
+/// Reads and parses a DIMACS file (within the size limit of every input file).
+pub fn read_dimacs(path: &Path) -> anyhow::Result<Cnf> {
+    let text = read_puzzle_file(path)?;
+    Ok(parse_dimacs(&text).map_err(|e| InputError::new(path, e))?)
+}
+
+/// Blanks within a line: any white space but the line feed (so a carriage return before
+/// it is a blank).
+fn blanks(input: Span<'_>) -> Parsed<'_, Span<'_>> {
+    take_while(|c: char| c.is_whitespace() && c != '\n').parse(input)
+}
+
+fn blanks1(input: Span<'_>) -> Parsed<'_, Span<'_>> {
+    take_while1(|c: char| c.is_whitespace() && c != '\n').parse(input)
+}
+
+/// The end of a line: its line feed, or the end of the file.
+fn line_end(input: Span<'_>) -> Parsed<'_, ()> {
+    value((), alt((tag("\n"), eof))).parse(input)
+}
+
+/// What a line of the preamble or the body says.
+#[derive(Clone)]
+enum Line<'a> {
+    /// A blank line or a comment.
+    Nothing,
+    /// A projection line: its variables, each with its token (`None`: beyond 64 bits).
+    Shown(Vec<(Option<u64>, Span<'a>)>),
+    /// Literals of clauses, each with its token; `None` is the 0 that ends a clause.
+    Literals(Vec<(Option<Lit>, Span<'a>)>),
+}
+
+/// A line with nothing but blanks. (It must consume something, or a repetition of it
+/// would stand still at the end of the file.)
+fn blank_line(input: Span<'_>) -> Parsed<'_, Line<'_>> {
+    let line_feed = value((), (blanks, tag("\n")));
+    let last = value((), (blanks1, eof));
+    value(Line::Nothing, alt((line_feed, last))).parse(input)
+}
+
+/// A comment: a projection line, or any other line that starts with `c`.
+fn comment(input: Span<'_>) -> Parsed<'_, Line<'_>> {
+    preceded(
+        blanks,
+        alt((
+            projection,
+            value(
+                Line::Nothing,
+                (char('c'), take_while(|c| c != '\n'), line_end),
+            ),
+        )),
+    )
     .parse(input)
 }
 
-fn numbers(input: &str) -> IResult<&str, Vec<i64>> {
-    all_consuming(terminated(many0(preceded(space0, integer)), space0)).parse(input)
-}
-
-/// `c p show ...` or `c ind ...`: the numbers after the keyword, or `None` for a
-/// comment of another kind.
-fn projection_line(input: &str) -> Option<&str> {
-    let (rest, _) = (tag::<_, _, nom::error::Error<&str>>("c"), space1)
-        .parse(input)
-        .ok()?;
-    let (rest, keyword) = opt(terminated(
-        tag::<_, _, nom::error::Error<&str>>("p"),
-        space1,
+/// `c p show V1 V2 ... 0` or `c ind V1 V2 ... 0`. Once the keyword is read, the line
+/// can only be a projection (`cut`).
+fn projection(input: Span<'_>) -> Parsed<'_, Line<'_>> {
+    let keyword = alt((recognize((tag("p"), blanks1, tag("show"))), tag("ind")));
+    let after_keyword = peek(alt((value((), blanks1), line_end)));
+    let (input, _) = (char('c'), blanks1, keyword, after_keyword).parse(input)?;
+    let (rest, (numbers, end)) = cut(pair(
+        many0(preceded(blanks1, signed_number)),
+        preceded(
+            blanks,
+            terminated(
+                position,
+                context(
+                    "a variable of the projection line (whole numbers ending in 0)",
+                    line_end,
+                ),
+            ),
+        ),
     ))
-    .parse(rest)
-    .ok()?;
-    let keyword_tag = if keyword.is_some() { "show" } else { "ind" };
-    let (rest, _) = tag::<_, _, nom::error::Error<&str>>(keyword_tag)
-        .parse(rest)
-        .ok()?;
-    if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
-        return None;
+    .parse(input)?;
+    let Some((((false, Some(0)), _), listed)) = numbers.split_last() else {
+        return Err(fail_at(end, "projection line must end with 0"));
+    };
+    let mut shown = Vec::with_capacity(listed.len());
+    for &((negative, magnitude), token) in listed {
+        if negative || magnitude == Some(0) {
+            return Err(fail_at(
+                token,
+                format!(
+                    "projection lists {}; variables are positive and only the last number is 0",
+                    token.fragment()
+                ),
+            ));
+        }
+        shown.push((magnitude, token));
     }
-    Some(rest)
+    Ok((rest, Line::Shown(shown)))
 }
 
-impl Reader {
-    fn line(&mut self, line: &str, number: usize) -> Result<(), ParseError> {
-        if line.is_empty() {
-            return Ok(());
-        }
-        if line.starts_with('c') {
-            if let Some(list) = projection_line(line) {
-                let (_, vars) = numbers(list).map_err(|_| {
-                    ParseError::new(number, "projection line: expected integers ending in 0")
-                })?;
-                if vars.last() != Some(&0) {
-                    return Err(ParseError::new(number, "projection line must end with 0"));
-                }
-                for &v in &vars[..vars.len() - 1] {
-                    if v <= 0 {
-                        return Err(ParseError::new(
-                            number,
-                            format!("projection lists {v}; variables are positive and only the last number is 0"),
-                        ));
-                    }
-                    self.shown.push((v, number));
-                }
-            }
-            return Ok(());
-        }
-        if line.starts_with('p') {
-            if self.header.is_some() {
-                return Err(ParseError::new(number, "a second 'p cnf' header"));
-            }
-            let (_, (vars, clauses)) = header(line).map_err(|_| {
-                ParseError::new(number, "expected the header 'p cnf VARIABLES CLAUSES'")
-            })?;
-            let vars = usize::try_from(vars)
-                .ok()
-                .filter(|&v| v <= MAX_VARIABLES)
-                .ok_or_else(|| {
-                    ParseError::new(
-                        number,
-                        format!("{vars} variables; at most {MAX_VARIABLES} are supported"),
-                    )
-                })?;
-            let clauses = usize::try_from(clauses)
-                .map_err(|_| ParseError::new(number, "too many clauses"))?;
-            for _ in 0..vars {
-                self.cnf.fresh_var();
-            }
-            self.header = Some((vars, clauses));
-            return Ok(());
-        }
-        let Some((vars, _)) = self.header else {
-            return Err(ParseError::new(
-                number,
-                "clause before the 'p cnf VARIABLES CLAUSES' header",
-            ));
-        };
-        let (_, ints) = numbers(line).map_err(|_| {
-            ParseError::new(
-                number,
-                format!("expected integers in a clause, found '{line}'"),
+/// A whole number with an optional minus sign, ending at a blank or the end of the line:
+/// the sign and the magnitude (`None` beyond 64 bits), with the token.
+fn signed_number(input: Span<'_>) -> Parsed<'_, ((bool, Option<u64>), Span<'_>)> {
+    let (rest, token) = recognize(terminated(
+        (opt(char('-')), digit1),
+        not(satisfy(|c| !c.is_whitespace())),
+    ))
+    .parse(input)?;
+    let negative = token.fragment().starts_with('-');
+    let magnitude = token.fragment().trim_start_matches('-').parse().ok();
+    Ok((rest, ((negative, magnitude), token)))
+}
+
+/// The header, `p cnf VARIABLES CLAUSES`: the variable count and the clause count, with
+/// the clause count's token (a file with another number of clauses is reported there).
+fn header(input: Span<'_>) -> Parsed<'_, (usize, usize, Span<'_>)> {
+    let (input, _) = preceded(blanks, char('p')).parse(input)?;
+    let (rest, (_, _, vars_at, vars, clauses_at, clauses, _, _)) = cut(context(
+        "the header 'p cnf VARIABLES CLAUSES'",
+        (
+            blanks1,
+            tag("cnf"),
+            preceded(blanks1, position),
+            number_on_line::<u64>,
+            preceded(blanks1, position),
+            number_on_line::<u64>,
+            blanks,
+            expecting(|| "the end of the header line".to_string(), line_end),
+        ),
+    ))
+    .parse(input)?;
+    let vars = usize::try_from(vars)
+        .ok()
+        .filter(|&v| v <= MAX_VARIABLES)
+        .ok_or_else(|| {
+            fail_at(
+                vars_at,
+                format!("{vars} variables; at most {MAX_VARIABLES} are supported"),
             )
         })?;
-        for n in ints {
-            if n == 0 {
-                self.cnf.clause(self.open_clause.drain(..));
-                self.clauses += 1;
-                continue;
-            }
-            if n.unsigned_abs() > vars as u64 {
-                return Err(ParseError::new(
-                    number,
-                    format!("literal {n} names a variable beyond the header's {vars}"),
-                ));
-            }
-            if self.open_clause.is_empty() {
-                self.open_since = number;
-            }
-            self.open_clause
-                .push(Lit::from_dimacs(n).expect("checked against the header"));
-        }
-        Ok(())
-    }
+    let clauses = usize::try_from(clauses).map_err(|_| fail_at(clauses_at, "too many clauses"))?;
+    Ok((rest, (vars, clauses, clauses_at)))
+}
 
-    fn finish(mut self, last_line: usize) -> Result<Cnf, ParseError> {
-        let Some((vars, clauses)) = self.header else {
-            return Err(ParseError::new(
-                last_line,
-                "no 'p cnf VARIABLES CLAUSES' header",
+/// One literal of a clause, checked against the header's `vars`; `None` for the 0 that
+/// ends the clause.
+fn literal<'a>(vars: usize) -> impl FnMut(Span<'a>) -> Parsed<'a, (Option<Lit>, Span<'a>)> {
+    move |input| {
+        let (rest, ((negative, magnitude), token)) = signed_number(input)?;
+        let Some(magnitude) = magnitude.filter(|&m| m <= vars as u64) else {
+            return Err(fail_at(
+                token,
+                format!(
+                    "literal {} names a variable beyond the header's {vars}",
+                    token.fragment()
+                ),
             ));
         };
-        if !self.open_clause.is_empty() {
-            return Err(ParseError::new(
-                self.open_since,
-                "the last clause is not terminated by 0",
-            ));
+        // At most MAX_VARIABLES: the cast and the negation cannot overflow.
+        let number = magnitude as i64;
+        let lit = Lit::from_dimacs(if negative { -number } else { number });
+        Ok((rest, (lit, token)))
+    }
+}
+
+/// A line of clause literals (a clause, several, or part of one). Once a literal is
+/// read, the line can only hold literals (`cut`).
+fn literals<'a>(vars: usize) -> impl FnMut(Span<'a>) -> Parsed<'a, Line<'a>> {
+    let what = "a literal (a whole number, negative for a negated variable) or the 0 that ends \
+                a clause";
+    move |input| {
+        let (input, first) = preceded(blanks, literal(vars)).parse(input)?;
+        let line = move || {
+            let mut line = Vec::with_capacity(8);
+            line.push(first);
+            line
+        };
+        let (rest, line) = cut(terminated(
+            fold_many0(preceded(blanks1, literal(vars)), line, |mut line, lit| {
+                line.push(lit);
+                line
+            }),
+            preceded(blanks, expecting(|| what.to_string(), line_end)),
+        ))
+        .parse(input)?;
+        Ok((rest, Line::Literals(line)))
+    }
+}
+
+/// A second header in the body.
+fn second_header(input: Span<'_>) -> Parsed<'_, Line<'_>> {
+    let (_, at) = preceded(blanks, recognize(char('p'))).parse(input)?;
+    Err(fail_at(at, "a second 'p cnf' header"))
+}
+
+/// The end of the formula: the end of the file, or a `%` line and whatever follows.
+fn end(input: Span<'_>) -> Parsed<'_, ()> {
+    let percent = value((), (char('%'), blanks, line_end, rest));
+    expecting(
+        || "a clause (literals ending in 0), a comment, or the end of the file".to_string(),
+        preceded(blanks, alt((value((), eof), percent))),
+    )
+    .parse(input)
+}
+
+/// The formula read so far.
+struct Body<'a> {
+    cnf: Cnf,
+    clauses: usize,
+    open: Vec<Lit>,
+    /// Where the clause still open began.
+    open_since: Option<Span<'a>>,
+    shown: Vec<(Option<u64>, Span<'a>)>,
+}
+
+impl<'a> Body<'a> {
+    fn take(mut self, line: Line<'a>) -> Body<'a> {
+        match line {
+            Line::Nothing => {}
+            Line::Shown(shown) => self.shown.extend(shown),
+            Line::Literals(literals) => {
+                for (lit, token) in literals {
+                    if let Some(lit) = lit {
+                        self.open_since.get_or_insert(token);
+                        self.open.push(lit);
+                    } else {
+                        self.cnf.clause(self.open.drain(..));
+                        self.open_since = None;
+                        self.clauses += 1;
+                    }
+                }
+            }
+        }
+        self
+    }
+
+    /// The formula, once the file has ended: the clause count checked against the
+    /// header's, the projection against its variables.
+    fn finish(
+        self,
+        vars: usize,
+        clauses: usize,
+        clauses_at: Span<'a>,
+    ) -> Result<Cnf, nom::Err<GrammarError<'a>>> {
+        if let Some(at) = self.open_since {
+            return Err(fail_at(at, "the last clause is not terminated by 0"));
         }
         if self.clauses != clauses {
-            return Err(ParseError::new(
-                last_line,
+            return Err(fail_at(
+                clauses_at,
                 format!(
                     "the header announces {clauses} clauses but the file has {}",
                     self.clauses
                 ),
             ));
         }
+        let mut cnf = self.cnf;
         if self.shown.is_empty() {
             for index in 0..vars {
-                self.cnf.project(Var::from_index(index));
+                cnf.project(Var::from_index(index));
             }
-        } else {
-            let mut seen = vec![false; vars];
-            for (v, line) in self.shown {
-                let index = (v - 1) as usize;
-                if index >= vars {
-                    return Err(ParseError::new(
-                        line,
-                        format!("projection names variable {v} beyond the header's {vars}"),
-                    ));
-                }
-                if !std::mem::replace(&mut seen[index], true) {
-                    self.cnf.project(Var::from_index(index));
-                }
+            return Ok(cnf);
+        }
+        let mut seen = vec![false; vars];
+        for (v, token) in self.shown {
+            let Some(index) = v.filter(|&v| v <= vars as u64).map(|v| v as usize - 1) else {
+                return Err(fail_at(
+                    token,
+                    format!(
+                        "projection names variable {} beyond the header's {vars}",
+                        token.fragment()
+                    ),
+                ));
+            };
+            if !std::mem::replace(&mut seen[index], true) {
+                cnf.project(Var::from_index(index));
             }
         }
-        Ok(self.cnf)
+        Ok(cnf)
     }
 }
 
+/// The whole file (see the module docs).
+fn file(input: Span<'_>) -> Parsed<'_, Cnf> {
+    let beginning = input;
+    // The preamble's projection, and where its last comment began (a missing header is
+    // reported there).
+    let line = (position, alt((map(comment, Some), value(None, blank_line))));
+    let (input, (shown, last_comment)) = fold_many0(
+        line,
+        || (Vec::new(), None),
+        |(mut shown, last), (at, line)| match line {
+            Some(Line::Shown(more)) => {
+                shown.extend(more);
+                (shown, Some(at))
+            }
+            Some(_) => (shown, Some(at)),
+            None => (shown, last),
+        },
+    )
+    .parse(input)?;
+    let (input, (vars, clauses, clauses_at)) = match header(input) {
+        Err(nom::Err::Error(_)) if input.fragment().trim().is_empty() => {
+            let at = last_comment.unwrap_or(beginning);
+            return Err(fail_at(at, "no 'p cnf VARIABLES CLAUSES' header"));
+        }
+        Err(nom::Err::Error(_)) => {
+            let (_, at) = preceded(blanks, position).parse(input)?;
+            return Err(fail_at(
+                at,
+                "clause before the 'p cnf VARIABLES CLAUSES' header",
+            ));
+        }
+        other => other?,
+    };
+    let mut cnf = Cnf::new();
+    for _ in 0..vars {
+        cnf.fresh_var();
+    }
+    let mut start = Some(Body {
+        cnf,
+        clauses: 0,
+        open: Vec::new(),
+        open_since: None,
+        shown,
+    });
+    let (input, body) = fold_many0(
+        alt((literals(vars), blank_line, comment, second_header)),
+        move || start.take().expect("the body is read once"),
+        Body::take,
+    )
+    .parse(input)?;
+    let (rest, ()) = end(input)?;
+    Ok((rest, body.finish(vars, clauses, clauses_at)?))
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,6 +430,59 @@ mod tests {
 
     fn error(text: &str) -> ParseError {
         parse_dimacs(text).expect_err("should be refused")
+    }
+
+    #[test]
+    fn blanks_comments_and_the_end_marker_may_come_anywhere() {
+        let text = "c a comment\r\n\t p\tcnf\t3 2 \r\n 1 \t -2\r\nc inside a clause\r\n\r\n\
+                    3 0 -1 0\n % \n0 x";
+        let cnf = parse_dimacs(text).unwrap();
+        assert_eq!(lits(&cnf), vec![vec![1, -2, 3], vec![-1]]);
+        // A projection line after the header, and a repeated variable.
+        let cnf = parse_dimacs("p cnf 3 0\nc p show 3 0\nc ind 1 3 0\n").unwrap();
+        let shown: Vec<usize> = cnf.projection().iter().map(|v| v.index()).collect();
+        assert_eq!(shown, vec![2, 0]);
+        // Other comments that merely look like projections.
+        let cnf = parse_dimacs("c p showing 1 0\nc index\ncx\np cnf 2 0\n").unwrap();
+        assert_eq!(cnf.projection().len(), 2);
+    }
+
+    #[test]
+    fn errors_say_what_was_expected_and_what_was_found() {
+        let message = |text| error(text).message;
+        assert_eq!(
+            message("p cnf 2 1\n1 x 0\n"),
+            "expected a literal (a whole number, negative for a negated variable) or the 0 \
+             that ends a clause, found 'x'"
+        );
+        assert_eq!(
+            message("c x\np cnf two 1\n"),
+            "expected the header 'p cnf VARIABLES CLAUSES', found 'two'"
+        );
+        assert_eq!(
+            message("p cnf 2 1 5\n"),
+            "expected the end of the header line, found '5'"
+        );
+        assert_eq!(
+            message("c p show 1 x 0\np cnf 2 0\n"),
+            "expected a variable of the projection line (whole numbers ending in 0), found 'x'"
+        );
+        assert_eq!(
+            message("p cnf 2 1\n1 2 0\n%foo\n"),
+            "expected a clause (literals ending in 0), a comment, or the end of the file, \
+             found 'foo'"
+        );
+        // A wrong clause count is reported at the header that announced it.
+        let e = error("p cnf 2 3\n1 0\n2 0\n");
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (1, "the header announces 3 clauses but the file has 2")
+        );
+        let e = error("p cnf 1 1\n99999999999999999999 0\n");
+        assert_eq!(
+            e.message,
+            "literal 99999999999999999999 names a variable beyond the header's 1"
+        );
     }
 
     #[test]

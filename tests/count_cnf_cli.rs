@@ -1,7 +1,15 @@
-//! `gridsat count-cnf` end to end: counts, listing, and errors naming file and line.
+//! `gridsat count-cnf` end to end: counts, listing, JSON, `--timeout`, errors naming file
+//! and line, and the DIMACS grammar against seeded mutants of the files the project
+//! writes (in process, and a sample through the binary).
 
+mod common;
+use common::mutate::{binary_survives, survives};
+use common::{read, root, Rng};
+use gridsat::dimacs::parse_dimacs_bytes;
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 fn run(text: &str, extra: &[&str]) -> (Output, String) {
     let mut file = tempfile::Builder::new().suffix(".cnf").tempfile().unwrap();
@@ -69,4 +77,143 @@ fn errors_name_file_and_line() {
         "{stderr}"
     );
     assert!(out.stdout.is_empty());
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+#[test]
+fn json_gives_the_count_and_the_listing() {
+    let text = "c p show 1 2 0\np cnf 3 2\n1 2 0\n-1 3 0\n";
+    let (out, _) = run(text, &["--format", "json"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "{\"count\":3,\"complete\":true}\n");
+    let (out, _) = run(text, &["--format", "json", "--list"]);
+    assert_eq!(
+        stdout(&out),
+        "{\"solutions\":[[-1,2],[1,-2],[1,2]],\"count\":3,\"complete\":true}\n"
+    );
+    // Beyond 64 bits the count is a string of digits, which JSON readers keep exact.
+    let (out, _) = run("p cnf 70 0\n", &["--format", "json"]);
+    assert_eq!(
+        stdout(&out),
+        "{\"count\":\"1180591620717411303424\",\"complete\":true}\n"
+    );
+}
+
+#[test]
+fn stats_go_to_standard_error() {
+    let (out, _) = run("p cnf 3 2\n1 2 0\n-1 3 0\n", &["--stats"]);
+    assert_eq!(stdout(&out), "4\n");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with("variables 3, clauses 2, projected 3; SearchStats { decisions: "),
+        "{stderr}"
+    );
+}
+
+/// A random 3-CNF of 300 variables and 900 clauses: the engine (no learning) needs far
+/// more than a few seconds for it.
+fn long_formula() -> String {
+    let mut rng = Rng::new(0xc0ff_ee00);
+    let mut text = String::from("p cnf 300 900\n");
+    for _ in 0..900 {
+        for _ in 0..3 {
+            let var = 1 + rng.below(300);
+            let sign = if rng.chance(50) { "-" } else { "" };
+            text.push_str(&format!("{sign}{var} "));
+        }
+        text.push_str("0\n");
+    }
+    text
+}
+
+/// `--timeout` stops the count at the deadline with the engine's proven bound, `at
+/// least N` (or `"complete": false` in JSON), and exit status 4.
+#[test]
+fn a_timeout_stops_with_at_least_n_and_exit_status_4() {
+    let text = long_formula();
+    for args in [
+        &["--timeout", "0.5"][..],
+        &["--timeout", "0.5", "--list"],
+        &["--timeout", "0.5", "--format", "json"],
+    ] {
+        let began = Instant::now();
+        let (out, _) = run(&text, args);
+        let took = began.elapsed();
+        assert_eq!(out.status.code(), Some(4), "{args:?}");
+        assert!(took < Duration::from_secs(3), "{args:?} took {took:?}");
+        let stdout = stdout(&out);
+        let number = if args.contains(&"json") {
+            let value: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+            assert_eq!(value["complete"], false, "{stdout}");
+            value["count"].to_string().trim_matches('"').to_string()
+        } else {
+            let last = stdout.lines().last().unwrap_or("").to_string();
+            assert!(stdout.lines().count() == 1, "{args:?}: {stdout}");
+            last.strip_prefix("at least ").expect(&stdout).to_string()
+        };
+        assert!(number.chars().all(|c| c.is_ascii_digit()), "{stdout}");
+    }
+    // A count that ends before the deadline is the whole answer.
+    let (out, _) = run("p cnf 3 2\n1 2 0\n-1 3 0\n", &["--timeout", "5"]);
+    assert_eq!(
+        (out.status.code(), stdout(&out)),
+        (Some(0), "4\n".to_string())
+    );
+    // Bad values are refused as usage errors.
+    for bad in ["0", "-1", "soon"] {
+        let (out, _) = run("p cnf 1 0\n", &["--timeout", bad]);
+        assert_eq!(out.status.code(), Some(2), "--timeout {bad}");
+    }
+}
+
+/// The DIMACS files the project writes (`--dimacs` of a Star Battle and a Battleship
+/// puzzle) and one in the old SATLIB layout, with the number of solutions of each.
+fn corpus() -> Vec<(String, u128)> {
+    [
+        ("star-battle-custom1-s1", 17),
+        ("star-battle-custom2-s2", 142),
+        ("battleship-sample", 2),
+        ("satlib-layout", 6),
+    ]
+    .iter()
+    .map(|&(name, count)| {
+        let path = root().join(format!("tests/data/dimacs/{name}.cnf"));
+        (read(&path), count)
+    })
+    .collect()
+}
+
+#[test]
+fn the_corpus_counts_as_its_puzzles_do() {
+    for (text, expected) in corpus() {
+        let (out, path) = run(&text, &[]);
+        assert_eq!(stdout(&out), format!("{expected}\n"), "{path}");
+    }
+}
+
+#[test]
+fn the_grammar_meets_every_mutant_with_a_formula_or_a_located_error() {
+    let corpus: Vec<String> = corpus().into_iter().map(|(text, _)| text).collect();
+    let name = Path::new("formula.cnf");
+    let (accepted, refused) = survives("formula.cnf", &corpus, 1000, 0xd1ac_5eed, |bytes| {
+        parse_dimacs_bytes(name, bytes)
+    });
+    // Both outcomes must occur, or the mutants test nothing.
+    assert!(
+        accepted > 100 && refused > 1000,
+        "{accepted} accepted, {refused} refused"
+    );
+}
+
+#[test]
+fn the_binary_answers_mutants_with_a_documented_exit_status() {
+    let corpus: Vec<String> = corpus().into_iter().map(|(text, _)| text).collect();
+    binary_survives(&corpus, 50, 0xd1ac, |path| {
+        ["count-cnf", path, "--timeout", "1"]
+            .map(String::from)
+            .to_vec()
+    });
 }

@@ -6,13 +6,17 @@
 
 mod common;
 use common::Rng;
-use gridsat::solver::count::{count_solutions, list_solutions, Count, Solutions};
-use gridsat::solver::Session;
+use gridsat::limits::Budget;
+use gridsat::solver::count::{
+    count_solutions, count_solutions_within, list_solutions, Count, Engine, Solutions,
+};
+use gridsat::solver::{count_all_within, AllSolutions, Session, Stopped};
 use gridsat_encodings::cnf::{Cnf, Lit, Var};
 use gridsat_encodings::star_battle::{encode, LineRule, Options, Puzzle, Zone};
 use gridsat_encodings::{CardEncoding, Cell};
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
 /// A random CNF over `n` variables with a random projection (possibly empty or all).
 fn random_cnf(rng: &mut Rng) -> Cnf {
@@ -292,7 +296,7 @@ fn star_battle_count(
 }
 
 #[test]
-fn corpus_counts_under_the_seed_rule() {
+fn corpus_counts_under_the_course_rule() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/star-battle/");
     for (file, stars, expected) in [
         ("twonot1.txt", 1, 1193u128),
@@ -462,4 +466,136 @@ fn random_star_battles_match_brute_force_and_blocking_clauses() {
         with_solutions > 40,
         "only {with_solutions} instances had solutions"
     );
+}
+
+/// Within a budget that does not run out, every budgeted request answers exactly what
+/// the brute force finds: the engine's count, `count_all_within` and the listing of
+/// `AllSolutions::find_within`.
+#[test]
+fn budgeted_requests_that_finish_are_exact() {
+    let mut rng = Rng(0x5eed_cafe_f00d_0005);
+    let budget = Budget::starting_now(Some(Duration::from_secs(3600)));
+    for _ in 0..500 {
+        let cnf = random_cnf(&mut rng);
+        let expected = brute_force(&cnf);
+        let count = Count::from(expected.len() as u64);
+        let what = cnf.to_dimacs_string();
+        assert_eq!(
+            count_solutions_within(&cnf, &budget),
+            Ok(count.clone()),
+            "{what}"
+        );
+        let all = count_all_within(&cnf, &budget).unwrap();
+        assert_eq!(all, Ok(count.clone()), "{what}");
+        let all = AllSolutions::find_within(&cnf, &budget).unwrap().unwrap();
+        assert_eq!(all.count(), count, "{what}");
+        let mut listed = Vec::new();
+        let _ = all.for_each(|values| {
+            assert!(cnf.is_satisfied_by(values));
+            listed.push(project(&cnf, values));
+            ControlFlow::Continue(())
+        });
+        assert_eq!(as_set(&listed), expected, "{what}");
+    }
+}
+
+/// N queens on an N x N board, one per row and column, at most one per diagonal, the
+/// lines stated as native cardinality constraints.
+fn queens(n: usize) -> Cnf {
+    let mut cnf = Cnf::new();
+    let board: Vec<Vec<Lit>> = (0..n)
+        .map(|_| (0..n).map(|_| cnf.primary_var().positive()).collect())
+        .collect();
+    let card = CardEncoding::SequentialCounter;
+    let mut lines: Vec<(Vec<Lit>, usize)> = Vec::new();
+    for (i, row) in board.iter().enumerate() {
+        lines.push((row.clone(), 1));
+        lines.push((board.iter().map(|row| row[i]).collect(), 1));
+    }
+    for d in 0..2 * n - 1 {
+        let on = |r: usize, c: isize| (0..n as isize).contains(&c).then(|| board[r][c as usize]);
+        let diagonal = (0..n).filter_map(|r| on(r, d as isize - r as isize));
+        let anti = (0..n).filter_map(|r| on(r, d as isize + 1 - n as isize + r as isize));
+        for line in [diagonal.collect::<Vec<Lit>>(), anti.collect()] {
+            if line.len() > 1 {
+                lines.push((line, 0));
+            }
+        }
+    }
+    for (line, lo) in lines {
+        card.constrain(&mut cnf, &line, lo, 1);
+    }
+    cnf
+}
+
+#[test]
+fn queens_are_counted_exactly() {
+    // The known counts (OEIS A000170).
+    for (n, expected) in [(4, 2u128), (5, 10), (6, 4), (8, 92), (10, 724)] {
+        assert_eq!(count_solutions(&queens(n)), expected, "{n} queens");
+    }
+}
+
+/// 16 queens would take the engine minutes (14,772,512 solutions; 13 take a second,
+/// each size about five times the one before). Within half a second it stops within a
+/// moment of the deadline, with a bound that is positive (whole sub-trees were counted)
+/// and at most the true count; `count_all_within` as well.
+#[test]
+fn a_budgeted_count_of_a_long_search_stops_promptly_with_a_sound_bound() {
+    let cnf = queens(16);
+    let true_count = 14_772_512u128;
+    let half_second = Duration::from_millis(500);
+    let began = Instant::now();
+    let (counted, stats) = Engine::new(&cnf)
+        .budget(&Budget::starting_now(Some(half_second)))
+        .count();
+    let took = began.elapsed();
+    let Err(Stopped { at_least }) = counted else {
+        panic!("16 queens counted in {took:?}: {counted:?}");
+    };
+    assert!(took < half_second + Duration::from_secs(2), "{took:?}");
+    let bound = at_least.to_u128().expect("a bound below the count");
+    assert!(bound > 0 && bound <= true_count, "at least {bound}");
+    assert!(stats.decisions > 0);
+
+    let began = Instant::now();
+    let budget = Budget::starting_now(Some(half_second));
+    let counted = count_all_within(&cnf, &budget).unwrap();
+    let took = began.elapsed();
+    let Err(Stopped { at_least }) = counted else {
+        panic!("16 queens counted in {took:?}: {counted:?}");
+    };
+    assert!(took < half_second + Duration::from_secs(2), "{took:?}");
+    assert!(at_least.to_u128().is_some_and(|n| n > 0 && n <= true_count));
+}
+
+/// The target of `gridsat star-battle examples/star-battle/twonot2.txt --stars 2 --count
+/// --timeout 1`: nobody knows the count (the engine ran for 400 s without an answer),
+/// but within a second the solver layer stops, a moment after the deadline, with
+/// solutions proven.
+#[test]
+fn twonot2_with_two_stars_stops_at_a_one_second_budget_with_solutions_proven() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/star-battle/");
+    let puzzle = read_star_battle(&std::fs::read_to_string(format!("{dir}twonot2.txt")).unwrap());
+    for line_rule in [LineRule::Exact, LineRule::AtMost] {
+        let options = Options {
+            stars: 2,
+            line_rule,
+            card: CardEncoding::default(),
+        };
+        let cnf = encode(&puzzle, &options).cnf;
+        let began = Instant::now();
+        let budget = Budget::starting_now(Some(Duration::from_secs(1)));
+        let counted = count_all_within(&cnf, &budget).unwrap();
+        let took = began.elapsed();
+        let Err(Stopped { at_least }) = counted else {
+            panic!("twonot2 S=2 counted in {took:?}: {counted:?}");
+        };
+        assert!(
+            took < Duration::from_secs(3),
+            "{} took {took:?}",
+            line_rule.name()
+        );
+        assert!(!at_least.is_zero(), "{}", line_rule.name());
+    }
 }

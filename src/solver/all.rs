@@ -10,10 +10,19 @@
 //!
 //! The engine used to come second, after the CDCL probe, which cost every listing with
 //! more than `PROBE` solutions the probe's time (Battleship puzzle10: 0.11 s of 0.44 s).
+//!
+//! Within a budget (`count_all_within`, `AllSolutions::find_within`) each of the three
+//! steps looks at it: the engine every thousand decisions or so, the probe before every
+//! SAT call. When it runs out, the answer is the best proven lower bound: the engine's
+//! (see `count::search`), or the number of distinct solutions the probe found, or
+//! `PROBE + 1` once the probe has found that many. A single SAT call cannot be
+//! interrupted; a caller that needs a hard deadline runs the whole request under
+//! `limits::wait_for`.
 
-use super::count::{count_solutions, count_within, Count, GiveUp, Solutions};
+use super::count::{Budgeted, Count, Engine, GiveUp, Solutions, Stopped};
 use super::session::{Assignment, Session};
 use super::SolverError;
+use crate::limits::Budget;
 use gridsat_encodings::cnf::Cnf;
 use std::ops::ControlFlow;
 
@@ -41,16 +50,36 @@ pub enum AllSolutions {
 
 impl AllSolutions {
     pub fn find(cnf: &Cnf) -> Result<AllSolutions, SolverError> {
-        AllSolutions::find_with(cnf, GIVE_UP)
+        let all = AllSolutions::find_with(cnf, GIVE_UP, None)?;
+        Ok(all.expect("without a budget the search runs to the end"))
     }
 
-    fn find_with(cnf: &Cnf, give_up: GiveUp) -> Result<AllSolutions, SolverError> {
-        if let Some(solutions) = Solutions::compile_within(cnf, give_up) {
-            return Ok(AllSolutions::Compiled(solutions));
-        }
-        Ok(match probe(cnf)? {
-            Some(few) => AllSolutions::Enumerated(few),
-            None => AllSolutions::Compiled(Solutions::compile(cnf)),
+    /// `find` within `budget`: every solution, or when the budget runs out first, the
+    /// number of solutions proven by then (the solutions themselves are dropped). The
+    /// engine and the probe's SAT calls look at the budget; a single SAT call cannot be
+    /// interrupted (see `limits::wait_for`).
+    pub fn find_within(cnf: &Cnf, budget: &Budget) -> Result<Budgeted<AllSolutions>, SolverError> {
+        AllSolutions::find_with(cnf, GIVE_UP, Some(budget))
+    }
+
+    fn find_with(
+        cnf: &Cnf,
+        give_up: GiveUp,
+        budget: Option<&Budget>,
+    ) -> Result<Budgeted<AllSolutions>, SolverError> {
+        let engine = engine(cnf, budget);
+        let bound = match engine.clone().give_up(give_up).compile().0 {
+            Ok(solutions) => return Ok(Ok(AllSolutions::Compiled(solutions))),
+            Err(stopped) => stopped.at_least,
+        };
+        Ok(match probe(cnf, budget, bound)? {
+            Probe::Few(few) => Ok(AllSolutions::Enumerated(few)),
+            Probe::Many(bound) => engine
+                .compile()
+                .0
+                .map(AllSolutions::Compiled)
+                .map_err(|stopped| at_least(bound, stopped)),
+            Probe::Stopped(stopped) => Err(stopped),
         })
     }
 
@@ -91,27 +120,71 @@ impl AllSolutions {
 
 /// The number of solutions projected on `cnf.projection()`.
 pub fn count_all(cnf: &Cnf) -> Result<Count, SolverError> {
-    count_all_with(cnf, GIVE_UP)
+    let count = count_all_with(cnf, GIVE_UP, None)?;
+    Ok(count.expect("without a budget the search runs to the end"))
 }
 
-fn count_all_with(cnf: &Cnf, give_up: GiveUp) -> Result<Count, SolverError> {
-    if let Some(count) = count_within(cnf, give_up) {
-        return Ok(count);
-    }
-    Ok(match probe(cnf)? {
-        Some(few) => Count::from(few.len() as u64),
-        None => count_solutions(cnf),
+/// `count_all` within `budget`: the count, or when the budget runs out first, the
+/// number of solutions proven by then. As for `AllSolutions::find_within`, a single SAT
+/// call of the probe cannot be interrupted.
+pub fn count_all_within(cnf: &Cnf, budget: &Budget) -> Result<Budgeted<Count>, SolverError> {
+    count_all_with(cnf, GIVE_UP, Some(budget))
+}
+
+fn count_all_with(
+    cnf: &Cnf,
+    give_up: GiveUp,
+    budget: Option<&Budget>,
+) -> Result<Budgeted<Count>, SolverError> {
+    let engine = engine(cnf, budget);
+    let bound = match engine.clone().give_up(give_up).count().0 {
+        Ok(count) => return Ok(Ok(count)),
+        Err(stopped) => stopped.at_least,
+    };
+    Ok(match probe(cnf, budget, bound)? {
+        Probe::Few(few) => Ok(Count::from(few.len() as u64)),
+        Probe::Many(bound) => engine.count().0.map_err(|stopped| at_least(bound, stopped)),
+        Probe::Stopped(stopped) => Err(stopped),
     })
 }
 
-/// All solutions when there are at most `PROBE`, else `None`.
-fn probe(cnf: &Cnf) -> Result<Option<Vec<Assignment>>, SolverError> {
+fn engine<'a>(cnf: &'a Cnf, budget: Option<&Budget>) -> Engine<'a> {
+    match budget {
+        Some(budget) => Engine::new(cnf).budget(budget),
+        None => Engine::new(cnf),
+    }
+}
+
+/// The better of two proven lower bounds.
+fn at_least(bound: Count, stopped: Stopped) -> Stopped {
+    Stopped {
+        at_least: bound.max(stopped.at_least),
+    }
+}
+
+/// What the CDCL probe found after the engine stopped.
+enum Probe {
+    /// Every solution: there are at most `PROBE`.
+    Few(Vec<Assignment>),
+    /// More than `PROBE`: at least this many (the engine's bound may be higher).
+    Many(Count),
+    /// The budget ran out, with this many proven.
+    Stopped(Stopped),
+}
+
+/// Looks for up to `PROBE + 1` solutions with blocking clauses, after the engine stopped
+/// with `bound` solutions proven (when its budget ran out, the probe stops at once).
+fn probe(cnf: &Cnf, budget: Option<&Budget>, bound: Count) -> Result<Probe, SolverError> {
     let mut few = Vec::new();
-    Session::new(cnf).enumerate(Some(PROBE + 1), |values| {
+    let found = Session::new(cnf).enumerate_until(&[], Some(PROBE + 1), budget, |values| {
         few.push(values.to_vec());
         ControlFlow::Continue(())
     })?;
-    Ok((few.len() as u64 <= PROBE).then_some(few))
+    Ok(match found {
+        Ok(n) if n <= PROBE => Probe::Few(few),
+        Ok(n) => Probe::Many(bound.max(Count::from(n))),
+        Err(stopped) => Probe::Stopped(at_least(bound, stopped)),
+    })
 }
 
 #[cfg(test)]
@@ -164,14 +237,19 @@ mod tests {
             PROBE as usize + 7,
         ] {
             let cnf = at_most_one_of(n);
-            let all = AllSolutions::find_with(&cnf, AT_ONCE).unwrap();
+            let all = AllSolutions::find_with(&cnf, AT_ONCE, None)
+                .unwrap()
+                .unwrap();
             assert_eq!(
                 matches!(all, AllSolutions::Enumerated(_)),
                 n < PROBE as usize,
                 "n = {n}"
             );
             check(&cnf, &all, n);
-            assert_eq!(count_all_with(&cnf, AT_ONCE).unwrap(), (n + 1) as u128);
+            assert_eq!(
+                count_all_with(&cnf, AT_ONCE, None).unwrap().unwrap(),
+                (n + 1) as u128
+            );
         }
     }
 
@@ -200,6 +278,40 @@ mod tests {
         });
         assert_eq!(full.len(), 35);
         assert_eq!(full, bare);
+    }
+
+    /// A budget that has already run out.
+    fn spent() -> Budget {
+        let budget = Budget::unlimited();
+        budget.cancel();
+        budget
+    }
+
+    /// Within a budget that does not run out, the answers are the unbudgeted ones, on
+    /// both sides of the probe; within a spent one, every path stops with a bound that
+    /// is at most the count (here 0: nothing was counted yet).
+    #[test]
+    fn budgeted_answers_are_exact_or_sound_bounds() {
+        let plenty = Budget::unlimited();
+        for n in [5usize, PROBE as usize + 7] {
+            let cnf = at_most_one_of(n);
+            let expected = Count::from(n as u64 + 1);
+            for give_up in [GIVE_UP, AT_ONCE] {
+                let count = count_all_with(&cnf, give_up, Some(&plenty)).unwrap();
+                assert_eq!(count, Ok(expected.clone()), "n = {n}");
+                let all = AllSolutions::find_with(&cnf, give_up, Some(&plenty)).unwrap();
+                check(&cnf, &all.unwrap(), n);
+                let stopped = count_all_with(&cnf, give_up, Some(&spent())).unwrap();
+                assert_eq!(
+                    stopped,
+                    Err(Stopped {
+                        at_least: Count::ZERO
+                    })
+                );
+                let stopped = AllSolutions::find_with(&cnf, give_up, Some(&spent())).unwrap();
+                assert!(stopped.is_err_and(|s| s.at_least.is_zero()));
+            }
+        }
     }
 
     /// A random 3-CNF over `n` projected variables with `m` clauses (xorshift64).

@@ -6,13 +6,20 @@
 //! (every solution, or their number: the counting engine in `count`, with blocking
 //! clauses as the fallback when the engine meets mostly dead ends and the answer is a
 //! few solutions).
+//!
+//! Every request that may take long has a form that takes a `limits::Budget`
+//! (`count_all_within`, `AllSolutions::find_within`, `Session::enumerate_within`,
+//! `count::Engine::budget`): its answer is `Budgeted<T>`, the whole answer or `Stopped {
+//! at_least }`, the number of solutions proven when the budget ran out.
 
 mod all;
 mod backend;
 mod session;
 
-pub use all::{count_all, AllSolutions, PROBE};
+pub use all::{count_all, count_all_within, AllSolutions, PROBE};
 pub use backend::{SatBackend, SolverError, Varisat};
 pub use session::{Assignment, Session, Uniqueness};
 
 pub mod count;
+
+pub use count::{Budgeted, Stopped};

@@ -2,6 +2,8 @@
 //! the primary variables that are the same in every solution.
 
 use super::backend::{SatBackend, SolverError, Varisat};
+use super::count::{Budgeted, Count, Stopped};
+use crate::limits::Budget;
 use gridsat_encodings::cnf::{Cnf, Lit, Var};
 use std::ops::ControlFlow;
 
@@ -122,10 +124,39 @@ impl Session {
         &mut self,
         assumptions: &[Lit],
         limit: Option<u64>,
-        mut visit: impl FnMut(&[bool]) -> ControlFlow<()>,
+        visit: impl FnMut(&[bool]) -> ControlFlow<()>,
     ) -> Result<u64, SolverError> {
+        let found = self.enumerate_until(assumptions, limit, None, visit)?;
+        Ok(found.expect("an enumeration without a budget is never stopped"))
+    }
+
+    /// `enumerate` within `budget`, which is looked at before every SAT call: how many
+    /// solutions were visited, or when the budget ran out first, that many as a lower
+    /// bound. A SAT call itself cannot be interrupted (run the whole enumeration under
+    /// `limits::wait_for` for a hard deadline).
+    pub fn enumerate_within(
+        &mut self,
+        limit: Option<u64>,
+        budget: &Budget,
+        visit: impl FnMut(&[bool]) -> ControlFlow<()>,
+    ) -> Result<Budgeted<u64>, SolverError> {
+        self.enumerate_until(&[], limit, Some(budget), visit)
+    }
+
+    pub(super) fn enumerate_until(
+        &mut self,
+        assumptions: &[Lit],
+        limit: Option<u64>,
+        budget: Option<&Budget>,
+        mut visit: impl FnMut(&[bool]) -> ControlFlow<()>,
+    ) -> Result<Budgeted<u64>, SolverError> {
         let mut found = 0;
         while limit.is_none_or(|l| found < l) {
+            if budget.is_some_and(Budget::expired) {
+                return Ok(Err(Stopped {
+                    at_least: Count::from(found),
+                }));
+            }
             let Some(values) = self.solve_under(assumptions)? else {
                 break;
             };
@@ -135,7 +166,7 @@ impl Session {
                 break;
             }
         }
-        Ok(found)
+        Ok(Ok(found))
     }
 
     /// None, one, or two distinct solutions (the second differs on the projection set).
@@ -219,6 +250,30 @@ mod tests {
         seen.sort();
         seen.dedup();
         assert_eq!(seen.len(), 3);
+    }
+
+    #[test]
+    fn a_budget_is_looked_at_before_every_call() {
+        let (cnf, _) = cnf_one_of_three();
+        let plenty = Budget::unlimited();
+        let mut visited = 0;
+        let all = Session::new(&cnf).enumerate_within(None, &plenty, |_| {
+            visited += 1;
+            ControlFlow::Continue(())
+        });
+        assert_eq!((all.unwrap(), visited), (Ok(3), 3));
+        // Spent after the second solution: two are proven, the third is not looked for.
+        let budget = Budget::unlimited();
+        let mut visited = 0;
+        let stopped = Session::new(&cnf).enumerate_within(None, &budget, |_| {
+            visited += 1;
+            if visited == 2 {
+                budget.cancel();
+            }
+            ControlFlow::Continue(())
+        });
+        let at_least = Count::from(2u64);
+        assert_eq!((stopped.unwrap(), visited), (Err(Stopped { at_least }), 2));
     }
 
     #[test]

@@ -2,9 +2,16 @@
 //! without blocking clauses.
 //!
 //! The engine is a DPLL search with chronological backtracking that splits the formula
-//! into independent components and caches each component's count (see `search`). While
-//! it counts it can record what it explored as a decision DAG (see `dag`), from which the
-//! solutions are then listed in time proportional to the output.
+//! into independent components and caches each component's count (see `search`, whose
+//! parts are `search::propagate`, `search::components`, `search::cache` and
+//! `search::gates`). While it counts it can record what it explored as a decision DAG
+//! (see `dag`), from which the solutions are then listed in time proportional to the
+//! output. Counts are `Count` (`number`), exact at any size.
+//!
+//! `Engine` runs it under limits: a `limits::Budget` (a deadline, a cancel flag) and the
+//! give-up rule (`GiveUp`). A stopped count is not lost: `Stopped { at_least }` is the
+//! number of solutions in the parts of the search that were counted to the end, a proven
+//! lower bound (the argument is in `search`'s module docs).
 //!
 //! Use it for every "how many" and "all of them" request; keep `Session::enumerate`
 //! (blocking clauses) for small limits such as a uniqueness check, where one or two SAT
@@ -45,6 +52,7 @@ mod search;
 pub use number::Count;
 pub use search::{GiveUp, SearchStats};
 
+use crate::limits::Budget;
 use gridsat_encodings::cnf::{Cardinality, Cnf};
 use std::ops::ControlFlow;
 
@@ -64,6 +72,89 @@ fn on_big_stack<T: Send>(job: impl FnOnce() -> T + Send) -> T {
     })
 }
 
+/// A count or listing that was stopped before its end (its budget ran out, or the
+/// give-up rule was met), with the number of solutions proven to exist by then: the
+/// solutions of the parts of the search that were counted to the end (see the search's
+/// module docs for why that is a sound lower bound).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("stopped before the end: at least {at_least} solutions")]
+pub struct Stopped {
+    pub at_least: Count,
+}
+
+/// The answer of work done within a budget: the whole answer, or where it stopped.
+pub type Budgeted<T> = Result<T, Stopped>;
+
+/// The counting engine with its limits: what may stop it early. Without any it runs to
+/// the end, as `count_solutions` and `Solutions::compile` do.
+///
+/// ```
+/// use gridsat::limits::Budget;
+/// use gridsat::solver::count::Engine;
+/// use gridsat_encodings::cnf::Cnf;
+/// use std::time::Duration;
+///
+/// let mut cnf = Cnf::new();
+/// for _ in 0..3 {
+///     cnf.primary_var();
+/// }
+/// let budget = Budget::starting_now(Some(Duration::from_secs(10)));
+/// let (count, stats) = Engine::new(&cnf).budget(&budget).count();
+/// assert_eq!(count, Ok(8u128.into()));
+/// assert_eq!(stats.decisions, 0);
+/// ```
+#[derive(Clone)]
+pub struct Engine<'a> {
+    cnf: &'a Cnf,
+    limits: search::Limits,
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(cnf: &'a Cnf) -> Engine<'a> {
+        Engine {
+            cnf,
+            limits: search::Limits::default(),
+        }
+    }
+
+    /// Stops when `budget` expires (polled every thousand decisions or so).
+    pub fn budget(mut self, budget: &Budget) -> Engine<'a> {
+        self.limits.budget = Some(budget.clone());
+        self
+    }
+
+    /// Stops when the search meets the give-up rule.
+    pub fn give_up(mut self, rule: GiveUp) -> Engine<'a> {
+        self.limits.give_up = Some(rule);
+        self
+    }
+
+    /// The number of solutions projected on `cnf.projection()`, and what the search
+    /// did. Keeps no DAG, so memory is only the component cache.
+    pub fn count(&self) -> (Budgeted<Count>, SearchStats) {
+        on_big_stack(|| match search::run(self.cnf, false, self.limits.clone()) {
+            Ok(outcome) => (Ok(outcome.count), outcome.stats),
+            Err(stopped) => (Err(stopped_at(stopped.at_least)), *stopped.stats),
+        })
+    }
+
+    /// Runs the counting search and keeps the DAG it explored, to list the solutions
+    /// from; when stopped, only the bound (the DAG of an unfinished search is not kept).
+    pub fn compile(&self) -> (Budgeted<Solutions>, SearchStats) {
+        on_big_stack(|| match search::run(self.cnf, true, self.limits.clone()) {
+            Ok(outcome) => {
+                let stats = outcome.stats;
+                (Ok(Solutions::new(self.cnf, outcome)), stats)
+            }
+            Err(stopped) => (Err(stopped_at(stopped.at_least)), *stopped.stats),
+        })
+    }
+}
+
+fn stopped_at(at_least: Count) -> Stopped {
+    Stopped { at_least }
+}
+
 /// The number of solutions of `cnf` projected on `cnf.projection()`: assignments to the
 /// projection variables that extend to a full model. Keeps no DAG, so memory is only
 /// the component cache.
@@ -73,19 +164,19 @@ pub fn count_solutions(cnf: &Cnf) -> Count {
 
 /// `count_solutions`, with what the search did.
 pub fn count_with_stats(cnf: &Cnf) -> (Count, SearchStats) {
-    on_big_stack(|| {
-        let outcome = search::run(cnf, false, None);
-        let outcome = outcome.expect("a search without a give-up rule finishes");
-        (outcome.count, outcome.stats)
-    })
+    let (count, stats) = Engine::new(cnf).count();
+    (count.expect("a search without limits finishes"), stats)
 }
 
 /// `count_solutions`, or `None` if the search met the `give_up` rule first.
 pub fn count_within(cnf: &Cnf, give_up: GiveUp) -> Option<Count> {
-    on_big_stack(|| {
-        let outcome = search::run(cnf, false, Some(give_up)).ok()?;
-        Some(outcome.count)
-    })
+    Engine::new(cnf).give_up(give_up).count().0.ok()
+}
+
+/// `count_solutions` within `budget`: the count, or the number of solutions proven when
+/// the budget ran out.
+pub fn count_solutions_within(cnf: &Cnf, budget: &Budget) -> Budgeted<Count> {
+    Engine::new(cnf).budget(budget).count().0
 }
 
 /// Calls `visit` once per solution (distinct on the projection) until it breaks.
@@ -109,31 +200,29 @@ pub struct Solutions {
 impl Solutions {
     /// Runs the counting search and keeps the DAG it explored.
     pub fn compile(cnf: &Cnf) -> Solutions {
-        Solutions::compile_search(cnf, None).expect("a search without a give-up rule finishes")
+        let compiled = Engine::new(cnf).compile().0;
+        compiled.expect("a search without limits finishes")
     }
 
     /// `compile`, or `None` if the search met the `give_up` rule first.
     pub fn compile_within(cnf: &Cnf, give_up: GiveUp) -> Option<Solutions> {
-        Solutions::compile_search(cnf, Some(give_up))
+        Engine::new(cnf).give_up(give_up).compile().0.ok()
     }
 
-    fn compile_search(cnf: &Cnf, give_up: Option<GiveUp>) -> Option<Solutions> {
-        on_big_stack(|| {
-            let outcome = search::run(cnf, true, give_up).ok()?;
-            Some(Solutions {
-                count: outcome.count,
-                num_vars: cnf.num_vars(),
-                dag: outcome.dag,
-                root: outcome.root,
-                stats: outcome.stats,
-                counters: cnf
-                    .cardinalities()
-                    .iter()
-                    .filter(|c| !c.aux.is_empty())
-                    .cloned()
-                    .collect(),
-            })
-        })
+    fn new(cnf: &Cnf, outcome: search::Outcome) -> Solutions {
+        Solutions {
+            count: outcome.count,
+            num_vars: cnf.num_vars(),
+            dag: outcome.dag,
+            root: outcome.root,
+            stats: outcome.stats,
+            counters: cnf
+                .cardinalities()
+                .iter()
+                .filter(|c| !c.aux.is_empty())
+                .cloned()
+                .collect(),
+        }
     }
 
     /// The number of solutions projected on the projection set.

@@ -1,0 +1,546 @@
+//! The search behind counting: DPLL with unit propagation and chronological
+//! backtracking, splitting the remaining formula into independent components and caching
+//! each sub-problem's projected count (the scheme of exact model counters such as
+//! sharpSAT). No clause is ever learnt or added, so nothing slows down as solutions pile
+//! up.
+//!
+//! The parts, each in its own module:
+//! - `propagate`: the formula as the search holds it (clauses indexed for unit
+//!   propagation, native cardinality constraints, the assignment and its trail);
+//! - `components`: splitting a sub-problem into independent components, and the keys
+//!   that identify sub-problems;
+//! - `cache`: the counts of sub-problems already seen, under their keys;
+//! - `gates`: the auxiliary variables decided before the projected ones;
+//! - this module: the search itself (decide, split, multiply, add), and where it stops.
+//!
+//! Decisions are taken on projected variables, in projection order (for a puzzle:
+//! row-major cells, which makes the cache act like a dynamic program over rows), after
+//! the auxiliary variables that are AND gates of projected variables (`gate_order`). A
+//! component with no projected variable left counts 1 if it is satisfiable and 0 if not;
+//! with the foundation's encodings unit propagation has already fixed every auxiliary
+//! variable by then, so that check is free. On arbitrary CNFs it is a plain DPLL search
+//! for one witness: correct, but exponential in the worst case.
+//!
+//! # Stopping early, with a proven lower bound
+//!
+//! A search may be stopped before its end: by a budget (`Limits::budget`, a deadline or
+//! a cancel flag, polled every `POLL_INTERVAL` steps, a step being a decision of the
+//! count or of a witness search), or by the give-up rule (`GiveUp`, checked after every
+//! decision). Once a stop is pending, every function of the search returns at once, and
+//! the count it returns is a lower bound on the exact count of its sub-problem instead of
+//! that count. It is a sound bound because each way a count is made keeps it one, by
+//! induction from the innermost call outwards:
+//! - a decision adds the counts of its two branches, which count disjoint sets of
+//!   projected solutions (they differ on the decided variable, or for a gate on a
+//!   function of projected variables): a branch that finished adds its exact count, the
+//!   interrupted one its lower bound, a branch never explored nothing, so the sum is at
+//!   most the exact sum;
+//! - a component analysis multiplies the counts of the components (and 2 per free
+//!   projected variable). A product is bounded below by the product of lower bounds only
+//!   when every factor has one: a component not yet counted may have no solution at all
+//!   and make the whole product 0. So the bound is the product of the finished factors
+//!   (exact), the interrupted factor's bound and the later factors' counts when the cache
+//!   knows them all (exact, see below), and 0 when it does not;
+//! - a witness search counts 1 only when it found a witness, else 0;
+//! - the cache stores only counts that were finished before the stop (a stopped search
+//!   never stores what it unwinds with), so a hit is always exact.
+//!
+//! Additions and products of natural numbers are monotone, so bounds of the parts give
+//! a bound of the whole; at the root it is the `at_least` of `Interrupted`. A search that
+//! is not stopped returns exact counts everywhere, with the same statistics as before
+//! the polls were added (a poll reads the clock, nothing else).
+
+mod cache;
+mod components;
+mod gates;
+mod propagate;
+#[cfg(test)]
+mod tests;
+
+use super::dag::{Dag, Edge, Node, NodeId, FALSE, TRUE};
+use super::number::Count;
+use crate::limits::Budget;
+use cache::Cache;
+use components::{Component, Components, Key};
+use gates::gate_order;
+use gridsat_encodings::cnf::{Cardinality, Cnf, Lit, Var};
+use propagate::Formula;
+
+/// Counters a caller may print to see what the search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Decisions on projected variables.
+    pub decisions: u64,
+    /// Literals set by decisions and unit propagation.
+    pub assignments: u64,
+    /// Sub-problems found in the cache instead of being searched again.
+    pub cache_hits: u64,
+    /// Sub-problems stored in the cache.
+    pub cache_entries: u64,
+    /// Times the cache reached its size limit and was emptied.
+    pub cache_clears: u64,
+    /// Component analyses (a walk over the whole remaining sub-problem).
+    pub component_analyses: u64,
+    /// Component analyses that found more than one part.
+    pub splits: u64,
+    /// Components without projected variables that needed a satisfiability search.
+    pub witness_searches: u64,
+    /// Cached sub-problems without solutions.
+    pub dead_ends: u64,
+    /// Decisions both of whose branches had no solution.
+    pub dead_decisions: u64,
+    /// Auxiliary variables recognised as AND gates of projected variables, which the
+    /// search decides before the projected variables (see `gate_order`).
+    pub gates: u64,
+}
+
+/// When a search stops early because it looks hopeless: once at least `min_dead_decisions`
+/// of its decisions had no solution on either branch and they outnumber those with
+/// solutions `ratio` to one or more (checked after every decision; zero and zero give
+/// up at the first). A formula with few solutions hidden in a large
+/// space looks like that (every sub-problem but those on the few solutions' paths is a
+/// dead end), and a CDCL solver finds those few solutions far faster than an
+/// exhaustive search without learning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GiveUp {
+    pub min_dead_decisions: u64,
+    pub ratio: u64,
+}
+
+/// What may stop a search before its end (nothing, by default).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Limits {
+    pub give_up: Option<GiveUp>,
+    pub budget: Option<Budget>,
+    /// Take at most this many steps, and stop at the next as if the budget ran out: a
+    /// deterministic budget, so that tests can stop a search at every point of it.
+    pub steps: Option<u64>,
+}
+
+/// What `Search::run` found: the count, and the DAG to list solutions from.
+pub(super) struct Outcome {
+    pub count: Count,
+    pub dag: Dag,
+    pub root: Edge,
+    pub stats: SearchStats,
+}
+
+/// A search that stopped before its end: the number of solutions it proved to exist by
+/// then (see the module docs), and what it did (boxed: the error stays small).
+#[derive(Debug)]
+pub(super) struct Interrupted {
+    pub at_least: Count,
+    pub stats: Box<SearchStats>,
+}
+
+const NO_RANK: u32 = u32::MAX;
+
+/// Component analysis walks the whole sub-problem, the dominant cost of a decision. When
+/// an analysis finds no split, the next one waits twice as many decisions (up to this, which measured best on twonot2);
+/// a split brings analysis back to every decision. Skipping is always sound: a
+/// sub-problem that is in fact disconnected is counted correctly by branching, only
+/// without the savings of multiplying its parts.
+const MAX_ANALYSIS_GAP: u32 = 32;
+
+/// When analyses rarely split (fewer than one in `RARE_SPLITS`, after `RARE_SPLITS`
+/// analyses), the gap jumps to this instead: Battleship puzzle10's formula splits
+/// in 3 of 1,720 analyses, whose walks cost 13% of its time.
+const MAX_ANALYSIS_GAP_RARE: u32 = 1024;
+const RARE_SPLITS: u64 = 64;
+
+/// Steps between two looks at the budget. A step costs a few microseconds (a
+/// decision's propagation, and now and then a component analysis), so a search notices
+/// an expired budget within milliseconds, while reading the clock stays out of the
+/// profile.
+const POLL_INTERVAL: u64 = 1024;
+
+/// Counts (and keeps the DAG if `keep_dag`) with the search that suits `cnf`: the one
+/// with native cardinality constraints only when the CNF records some, so that formulas
+/// without pay nothing for their bookkeeping.
+pub(super) fn run(cnf: &Cnf, keep_dag: bool, limits: Limits) -> Result<Outcome, Interrupted> {
+    // The registers of a counter must be its own: one that is projected would count
+    // as free once its clauses are gone, and one that another clause mentions would
+    // lose its definition. Then the constraints are searched through their clauses.
+    let mut is_aux = vec![false; cnf.num_vars()];
+    let mut replaced = vec![false; cnf.num_clauses()];
+    for card in cnf.cardinalities() {
+        is_aux[card.aux.clone()].fill(true);
+        replaced[card.clauses.clone()].fill(true);
+    }
+    let shared_aux = cnf.projection().iter().any(|v| is_aux[v.index()])
+        || cnf
+            .clauses()
+            .zip(&replaced)
+            .any(|(clause, &r)| !r && clause.iter().any(|l| is_aux[l.var().index()]));
+    if cnf.cardinalities().is_empty() || shared_aux {
+        Search::<false>::new(cnf, keep_dag, limits).run()
+    } else {
+        Search::<true>::new(cnf, keep_dag, limits).run()
+    }
+}
+
+pub(super) struct Search<const NATIVE: bool> {
+    formula: Formula<NATIVE>,
+    components: Components,
+    cache: Cache,
+    /// Per variable: its position in the decision order, or `NO_RANK` for variables
+    /// never decided. Decided are the projected variables, in projection order, after
+    /// the gates of `gate_order`.
+    rank: Vec<u32>,
+    /// Per variable: whether it is projected (a free one doubles the count).
+    projected: Vec<bool>,
+    dag: Dag,
+    stats: SearchStats,
+    limits: Limits,
+    /// Whether the sub-problem after each decision is looked up in the cache (which
+    /// needs its key); else only those after a component analysis are. See
+    /// `cache::CACHE_TRIAL`.
+    cache_decisions: bool,
+    /// Set when the search must stop (the budget ran out or the give-up rule was met):
+    /// every pending call then returns at once, with a lower bound (see the module docs).
+    stop: bool,
+    /// Steps taken, and the step at which the limits are polled next.
+    steps: u64,
+    next_poll: u64,
+}
+
+impl<const NATIVE: bool> Search<NATIVE> {
+    /// With `NATIVE`, the cardinality constraints `cnf` records replace their clauses
+    /// (which `run` allows only when their auxiliary variables are their own);
+    /// without, they are searched through their clauses like any other.
+    pub fn new(cnf: &Cnf, keep_dag: bool, limits: Limits) -> Self {
+        let native: &[Cardinality] = if NATIVE { cnf.cardinalities() } else { &[] };
+        let n = cnf.num_vars();
+        let mut projected = vec![false; n];
+        for var in cnf.projection() {
+            projected[var.index()] = true;
+        }
+        // Clauses of recorded cardinality constraints are replaced by native ones.
+        let mut replaced = vec![false; cnf.num_clauses()];
+        for card in native {
+            replaced[card.clauses.clone()].fill(true);
+        }
+        let kept: Vec<&[Lit]> = cnf
+            .clauses()
+            .zip(&replaced)
+            .filter(|&(_, &r)| !r)
+            .map(|(c, _)| c)
+            .collect();
+        let gates = gate_order(n, &kept, &projected);
+        let mut rank = vec![NO_RANK; n];
+        let order = gates.iter().chain(cnf.projection());
+        for (position, var) in order.enumerate() {
+            if rank[var.index()] == NO_RANK {
+                rank[var.index()] = position as u32;
+            }
+        }
+        let formula = Formula::new(n, &kept, native);
+        Search {
+            components: Components::new(&formula),
+            formula,
+            cache: Cache::new(),
+            rank,
+            projected,
+            dag: Dag::new(keep_dag),
+            stats: SearchStats {
+                gates: gates.len() as u64,
+                ..SearchStats::default()
+            },
+            limits,
+            cache_decisions: true,
+            stop: false,
+            steps: 0,
+            // The first step polls: a budget that is already spent stops at once.
+            next_poll: 1,
+        }
+    }
+
+    /// Counts the solutions projected on the projection set and builds the DAG; when the
+    /// search was stopped (see the module docs), the lower bound it proved.
+    pub fn run(mut self) -> Result<Outcome, Interrupted> {
+        if !self.formula.start() {
+            return Ok(Outcome {
+                count: Count::ZERO,
+                dag: Dag::new(false),
+                root: Edge::DEAD,
+                stats: SearchStats::default(),
+            });
+        }
+        let all: Vec<u32> = (0..self.formula.num_vars as u32).collect();
+        let (count, child) = self.split(&all, 1);
+        if self.stop {
+            return Err(Interrupted {
+                at_least: count,
+                stats: Box::new(self.stats()),
+            });
+        }
+        let lits = if child == FALSE {
+            0..0
+        } else {
+            let implied = self.formula.trail.clone();
+            self.dag.store_lits(&implied)
+        };
+        Ok(Outcome {
+            count,
+            root: Edge { lits, child },
+            stats: self.stats(),
+            dag: self.dag,
+        })
+    }
+
+    fn stats(&self) -> SearchStats {
+        SearchStats {
+            assignments: self.formula.assignments,
+            ..self.stats
+        }
+    }
+
+    /// Takes a step (see `POLL_INTERVAL`); true when the search must stop now.
+    #[inline(always)]
+    fn step(&mut self) -> bool {
+        self.steps += 1;
+        self.steps >= self.next_poll && self.poll()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn poll(&mut self) -> bool {
+        let last = self.limits.steps.map_or(u64::MAX, |k| k.saturating_add(1));
+        self.next_poll = self.steps.saturating_add(POLL_INTERVAL).min(last);
+        let spent = self.steps >= last || self.limits.budget.as_ref().is_some_and(Budget::expired);
+        if spent {
+            self.stop = true;
+        }
+        spent
+    }
+
+    /// The count of the unassigned part of `vars`, found by component analysis: the
+    /// product over its components. `gap` is the analysis gap in force.
+    fn split(&mut self, vars: &[u32], gap: u32) -> (Count, NodeId) {
+        self.stats.component_analyses += 1;
+        let (mut components, free) =
+            self.components
+                .analyse(&self.formula, vars, &self.rank, &self.projected);
+        let parts = components.len() + usize::from(!free.is_empty());
+        if parts > 1 {
+            self.stats.splits += 1;
+        }
+        let gap = if parts > 1 {
+            1
+        } else {
+            self.next_analysis_gap(gap)
+        };
+        let mut count = Count::pow2(free.len());
+        let mut children = Vec::with_capacity(parts);
+        // Small components first: a zero among them ends the product early.
+        components.sort_by_key(|c| c.vars.len());
+        for (i, component) in components.iter().enumerate() {
+            let (c, node) = self.cached(component.key, |search| {
+                search.branch(&component.vars, 0, component.key, gap, 0)
+            });
+            if self.stop {
+                return (
+                    self.known_product(count.mul(&c), &components[i + 1..]),
+                    FALSE,
+                );
+            }
+            if c.is_zero() {
+                return (Count::ZERO, FALSE);
+            }
+            count = count.mul(&c);
+            children.push(node);
+        }
+        if !free.is_empty() {
+            children.push(self.dag.push(Node::Free(free)));
+        }
+        let node = match children.len() {
+            0 => TRUE,
+            1 => children[0],
+            _ => self.dag.push(Node::And(children)),
+        };
+        (count, node)
+    }
+
+    /// `partial` times the counts of `rest` when the cache knows every one of them, else
+    /// 0: the lower bound of a product whose other factors are not all known (see the
+    /// module docs).
+    fn known_product(&self, partial: Count, rest: &[Component]) -> Count {
+        rest.iter()
+            .try_fold(partial, |product, c| {
+                Some(product.mul(self.cache.known(&c.key)?))
+            })
+            .unwrap_or(Count::ZERO)
+    }
+
+    /// The gap after an analysis that found no split.
+    fn next_analysis_gap(&self, gap: u32) -> u32 {
+        if self.splits_are_rare() {
+            MAX_ANALYSIS_GAP_RARE
+        } else {
+            (gap * 2).min(MAX_ANALYSIS_GAP)
+        }
+    }
+
+    fn splits_are_rare(&self) -> bool {
+        let analyses = self.stats.component_analyses;
+        analyses >= RARE_SPLITS && self.stats.splits * RARE_SPLITS < analyses
+    }
+
+    /// The count of the sub-problem with this key: from the cache, or computed and
+    /// stored (unless the search was stopped meanwhile: a bound is never stored).
+    fn cached(
+        &mut self,
+        key: Key,
+        compute: impl FnOnce(&mut Self) -> (Count, NodeId),
+    ) -> (Count, NodeId) {
+        if let Some(hit) = self.cache.lookup(&key, &mut self.stats) {
+            return hit;
+        }
+        let result = compute(self);
+        if self.stop {
+            return result;
+        }
+        if !self.cache.store(key, result.clone(), &mut self.stats) {
+            self.cache_decisions = false;
+        }
+        result
+    }
+
+    /// The count of the unassigned part of `parent` after a decision, whose key is
+    /// `key`; `since` decisions were taken since the last component analysis, and the
+    /// projected variables of `parent` before `from` are all assigned.
+    fn residual(
+        &mut self,
+        parent: &[u32],
+        from: usize,
+        key: Key,
+        gap: u32,
+        since: u32,
+    ) -> (Count, NodeId) {
+        self.cached(key, |search| {
+            if since >= gap {
+                search.split(parent, gap)
+            } else {
+                search.branch(parent, from, key, gap, since)
+            }
+        })
+    }
+
+    /// Counts the sub-problem over the unassigned variables of `vars` (closed: no
+    /// unsatisfied clause leads outside) whose key is `key`, by branching on its first
+    /// undecided ranked variable. `vars` lists ranked variables first, in rank order, and
+    /// those before `from` are known to be assigned (which keeps long chains linear).
+    fn branch(
+        &mut self,
+        vars: &[u32],
+        from: usize,
+        key: Key,
+        gap: u32,
+        since: u32,
+    ) -> (Count, NodeId) {
+        let Some(position) = (from..vars.len())
+            .take_while(|&i| self.rank[vars[i] as usize] != NO_RANK)
+            .find(|&i| !self.formula.is_assigned(vars[i]))
+        else {
+            return self.witness(vars);
+        };
+        if self.step() {
+            return (Count::ZERO, FALSE);
+        }
+        let var = vars[position];
+        self.stats.decisions += 1;
+        // A gap handed down from before splits turned out rare gives way at once.
+        let gap = if self.splits_are_rare() {
+            gap.max(MAX_ANALYSIS_GAP_RARE)
+        } else {
+            gap
+        };
+        let mut total = Count::ZERO;
+        let mut edges = [const { Edge::DEAD }; 2];
+        for (edge, positive) in edges.iter_mut().zip([false, true]) {
+            let mark = self.formula.trail.len();
+            self.formula
+                .assign(Lit::new(Var::from_index(var as usize), positive));
+            let (count, child) = if !self.formula.propagate() {
+                (Count::ZERO, FALSE)
+            } else if self.cache_decisions {
+                let child_key = self.components.child_key(&self.formula, key, mark);
+                self.residual(vars, position + 1, child_key, gap, since + 1)
+            } else if since + 1 >= gap {
+                self.split(vars, gap)
+            } else {
+                // No key: nothing below is cached until the next analysis.
+                self.branch(vars, position + 1, key, gap, since + 1)
+            };
+            let lits = if child == FALSE {
+                0..0
+            } else {
+                self.dag.store_lits(&self.formula.trail[mark..])
+            };
+            self.formula.backtrack(mark);
+            total = total.add(&count);
+            *edge = Edge { lits, child };
+            if self.stop {
+                // The finished branch counts exactly, the interrupted one by its bound,
+                // a branch never explored not at all.
+                return (total, FALSE);
+            }
+        }
+        if total.is_zero() {
+            self.stats.dead_decisions += 1;
+        }
+        if let Some(rule) = self.limits.give_up {
+            let dead = self.stats.dead_decisions;
+            let live = self.stats.decisions - dead;
+            if dead >= rule.min_dead_decisions && dead >= rule.ratio.saturating_mul(live) {
+                self.stop = true;
+            }
+        }
+        if total.is_zero() {
+            return (Count::ZERO, FALSE);
+        }
+        (total, self.dag.push(Node::Decision(edges)))
+    }
+
+    /// Satisfiability of a sub-problem without projected variables, with one witness.
+    /// Stopped before it found one, it counts 0: a lower bound.
+    fn witness(&mut self, vars: &[u32]) -> (Count, NodeId) {
+        self.stats.witness_searches += 1;
+        let mark = self.formula.trail.len();
+        if !self.satisfy(vars, 0) {
+            return (Count::ZERO, FALSE);
+        }
+        let found = self.formula.trail[mark..].to_vec();
+        self.formula.backtrack(mark);
+        if found.is_empty() {
+            return (Count::ONE, TRUE);
+        }
+        let lits = self.dag.store_lits(&found);
+        (Count::ONE, self.dag.push(Node::Witness(lits)))
+    }
+
+    /// DPLL over `vars[from..]`; on success the satisfying assignment stays on the trail.
+    /// False when there is none, or when the search was stopped first.
+    fn satisfy(&mut self, vars: &[u32], from: usize) -> bool {
+        let Some(position) = (from..vars.len()).find(|&i| !self.formula.is_assigned(vars[i]))
+        else {
+            return true;
+        };
+        if self.step() {
+            return false;
+        }
+        let var = Var::from_index(vars[position] as usize);
+        for positive in [false, true] {
+            let mark = self.formula.trail.len();
+            self.formula.assign(Lit::new(var, positive));
+            if self.formula.propagate() && self.satisfy(vars, position + 1) {
+                return true;
+            }
+            self.formula.backtrack(mark);
+            if self.stop {
+                return false;
+            }
+        }
+        false
+    }
+}
