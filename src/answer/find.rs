@@ -13,7 +13,8 @@ use super::list::{BoardList, MAX_LIST_BYTES};
 use crate::cli::Mode;
 use crate::limits::{wait_for, Budget};
 use crate::solver::count::Count;
-use crate::solver::{count_all, AllSolutions, Session, Uniqueness};
+use crate::solver::count::Stopped;
+use crate::solver::{count_all_within, AllSolutions, Session, Uniqueness};
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -122,9 +123,12 @@ fn compute<P: BoardPuzzle>(
             };
             Answer::All { boards, more }
         }
-        Mode::All { limit: None } => Answer::All {
-            boards: every_board(puzzle)?,
-            more: false,
+        Mode::All { limit: None } => match every_board(puzzle, budget)? {
+            Ok(boards) => Answer::All {
+                boards,
+                more: false,
+            },
+            Err(stopped) => return Ok(stopped_at(stopped, partial)),
         },
         Mode::Count { limit: Some(limit) } => {
             let Some((boards, more)) = by_blocking(puzzle, limit, budget, partial)? else {
@@ -135,9 +139,12 @@ fn compute<P: BoardPuzzle>(
                 at_least: more,
             }
         }
-        Mode::Count { limit: None } => Answer::Count {
-            count: count_all(cnf)?,
-            at_least: false,
+        Mode::Count { limit: None } => match count_all_within(cnf, budget)? {
+            Ok(count) => Answer::Count {
+                count,
+                at_least: false,
+            },
+            Err(stopped) => return Ok(stopped_at(stopped, partial)),
         },
         Mode::Unique => Answer::Unique(match Session::new(cnf).uniqueness()? {
             Uniqueness::NoSolution => Verdict::NoSolution,
@@ -148,6 +155,14 @@ fn compute<P: BoardPuzzle>(
         }),
         Mode::Determined => Answer::Determined(Session::new(cnf).determined()?),
     }))
+}
+
+/// Keeps the lower bound a stopped count proved, for the `GaveUp` answer.
+fn stopped_at(stopped: Stopped, partial: &Shared) -> Option<Answer> {
+    if let Ok(mut shared) = partial.lock() {
+        shared.at_least = stopped.at_least;
+    }
+    None
 }
 
 /// The cells of a model, after the puzzle has read and checked them.
@@ -198,11 +213,18 @@ fn by_blocking<P: BoardPuzzle>(
 }
 
 /// Every board, through the solver layer's `AllSolutions` (the counting engine, or
-/// blocking clauses when the engine gives up on a few solutions in a large space).
-fn every_board<P: BoardPuzzle>(puzzle: &P) -> anyhow::Result<BoardList> {
+/// blocking clauses when the engine gives up on a few solutions in a large space), or
+/// where the budget stopped it.
+fn every_board<P: BoardPuzzle>(
+    puzzle: &P,
+    budget: &Budget,
+) -> anyhow::Result<Result<BoardList, Stopped>> {
     let cnf = puzzle.cnf();
     let (rows, cols) = puzzle.size();
-    let all = AllSolutions::find(cnf)?;
+    let all = match AllSolutions::find_within(cnf, budget)? {
+        Ok(all) => all,
+        Err(stopped) => return Ok(Err(stopped)),
+    };
     let bytes = all
         .count()
         .to_u128()
@@ -231,5 +253,5 @@ fn every_board<P: BoardPuzzle>(puzzle: &P) -> anyhow::Result<BoardList> {
         return Err(e);
     }
     boards.sort();
-    Ok(boards)
+    Ok(Ok(boards))
 }
