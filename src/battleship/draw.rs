@@ -37,7 +37,7 @@ pub fn board_symbols(puzzle: &Puzzle, ships: &[Placement]) -> Vec<char> {
 
 /// `type row col [horizontal|vertical]`, the course's ship line.
 pub fn ship_line(ship: &Placement) -> String {
-    let mut line = String::new();
+    let mut line = String::with_capacity(32);
     push_ship_line(&mut line, ship);
     line
 }
@@ -57,37 +57,34 @@ fn push_ship_line(text: &mut String, ship: &Placement) {
 }
 
 /// The framed board with its sums, one string per line (the course's board drawing).
+/// Built line by line: listing every solution draws thousands of boards.
 pub fn board_lines(puzzle: &Puzzle, symbols: &[char]) -> Vec<String> {
-    let mut text = String::with_capacity((puzzle.rows + 4) * (puzzle.cols + 8));
-    push_board(&mut text, puzzle, symbols);
-    text.lines().map(str::to_string).collect()
-}
-
-fn push_board(text: &mut String, puzzle: &Puzzle, symbols: &[char]) {
-    let border = |text: &mut String| {
-        text.push('+');
-        text.extend(std::iter::repeat_n('-', puzzle.cols));
-        text.push_str("+\n");
-    };
-    border(text);
+    let cols = puzzle.cols;
+    let mut border = String::with_capacity(cols + 2);
+    border.push('+');
+    border.extend(std::iter::repeat_n('-', cols));
+    border.push('+');
+    let mut lines = Vec::with_capacity(puzzle.rows + 4);
+    lines.push(border.clone());
     for (r, sum) in puzzle.row_sums.iter().enumerate() {
-        text.push('|');
-        text.extend(&symbols[r * puzzle.cols..(r + 1) * puzzle.cols]);
-        text.push('|');
+        let mut line = String::with_capacity(cols + 6);
+        line.push('|');
+        line.extend(&symbols[r * cols..(r + 1) * cols]);
+        line.push('|');
         match sum {
-            Some(s) => push_number(text, *s),
-            None => text.push('?'),
+            Some(s) => push_number(&mut line, *s),
+            None => line.push('?'),
         }
-        text.push('\n');
+        lines.push(line);
     }
-    border(text);
+    lines.push(border);
     // The column sums, one digit per column and line, right-aligned (one line when
     // every sum has one digit).
     let sums = &puzzle.col_sums;
     let height = sums.iter().map(|&s| sum_width(s)).max().unwrap_or(1);
     for line in 0..height {
+        let mut text = String::with_capacity(cols + 1);
         text.push(' ');
-        let start = text.len();
         for &sum in sums {
             let pad = height - sum_width(sum);
             text.push(match sum {
@@ -96,10 +93,11 @@ fn push_board(text: &mut String, puzzle: &Puzzle, symbols: &[char]) {
                 Some(s) => digit(s, height - 1 - line),
             });
         }
-        let end = text.trim_end().len().max(start);
+        let end = text.trim_end().len().max(1);
         text.truncate(end);
-        text.push('\n');
+        lines.push(text);
     }
+    lines
 }
 
 /// Characters of a sum as drawn: its digits, or `?`.
