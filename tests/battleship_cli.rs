@@ -1,4 +1,4 @@
-//! The `gridsat battleship` command line, end to end: the seed's exact output, the modern
+//! The `gridsat battleship` command line, end to end: the course's exact output, the modern
 //! flags, and errors that name the file and line.
 
 mod common;
@@ -30,7 +30,7 @@ fn stderr(output: &Output) -> String {
 }
 
 #[test]
-fn one_solution_in_the_seed_format() {
+fn one_solution_in_the_course_format() {
     let out = gridsat(&[&example("puzzle_sample_constraints")]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
@@ -51,11 +51,11 @@ fn one_solution_in_the_seed_format() {
 }
 
 #[test]
-fn all_solutions_in_the_seed_format() {
+fn all_solutions_in_the_course_format() {
     let out = gridsat(&[&example("puzzle_sample"), "find_all_solutions"]);
     assert!(out.status.success());
     let text = stdout(&out);
-    // Solution (a) of the spec, exactly as the seed handout prints it.
+    // Solution (a) of the spec, exactly as the course handout prints it.
     let a = "Solution:\ncruiser 0 0 horizontal\nsubmarine 0 4\nsubmarine 2 1\n\
              destroyer 2 3 vertical\n+-----+\n|<X> o|4\n|     |0\n| o ^ |2\n|   v |1\n\
              +-----+\n 12121\n";

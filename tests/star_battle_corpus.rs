@@ -1,11 +1,11 @@
-//! The seed program's command line on the course's puzzle files, against the instructor's
+//! The course program's command line on the course's puzzle files, against the instructor's
 //! expected outputs: byte for byte once the solutions are put in gridsat's order (the
-//! seed allows any order).
+//! course allows any order).
 
 mod common;
 use common::{gridsat, read, root, stdout};
 
-/// Splits a seed output into its first line and its solution grids, and checks that
+/// Splits a course output into its first line and its solution grids, and checks that
 /// joining them back gives the file byte for byte (so the split loses nothing).
 fn split(text: &str) -> (String, Vec<String>) {
     let mut parts = text.split("\nSolution ");
@@ -44,7 +44,7 @@ fn gridsat_order(grids: &mut [String]) {
     });
 }
 
-fn run_seed(puzzle: &str, stars: &str, mode: &str, solutions: &str) -> String {
+fn run_course(puzzle: &str, stars: &str, mode: &str, solutions: &str) -> String {
     let out = tempfile::NamedTempFile::new().unwrap();
     let path = out.path().to_str().unwrap();
     let input = format!("examples/star-battle/{puzzle}.txt");
@@ -54,7 +54,7 @@ fn run_seed(puzzle: &str, stars: &str, mode: &str, solutions: &str) -> String {
         "{puzzle} S={stars}: {}",
         common::stderr(&o)
     );
-    assert!(o.stdout.is_empty(), "the seed's output goes to the file");
+    assert!(o.stdout.is_empty(), "the course's output goes to the file");
     read(out.path())
 }
 
@@ -79,7 +79,7 @@ fn print_all_matches_the_instructor_files_up_to_order() {
         ("twonot2", 4),
     ] {
         let want = expected(&format!("out_{puzzle}_{stars}_all.txt"));
-        let got = run_seed(puzzle, &stars.to_string(), "print", "all_solutions");
+        let got = run_course(puzzle, &stars.to_string(), "print", "all_solutions");
         let (head, mut grids) = split(&want);
         gridsat_order(&mut grids);
         assert_eq!(got, join(&head, &grids), "{puzzle} S={stars}");
@@ -93,7 +93,7 @@ fn count_all_matches_the_instructor_files() {
         ("twonot1", 1, "out_twonot1_1_all_count.txt"),
         ("twonot2", 4, "out_twonot2_4_all_count.txt"),
     ] {
-        let got = run_seed(puzzle, &stars.to_string(), "count", "all_solutions");
+        let got = run_course(puzzle, &stars.to_string(), "count", "all_solutions");
         assert_eq!(got, expected(file), "{puzzle} S={stars}");
     }
 }
@@ -108,7 +108,7 @@ fn spec_table_counts() {
         ("twonot1", &[1193, 1, 0]),
     ] {
         for (i, want) in counts.iter().enumerate() {
-            let got = run_seed(puzzle, &(i + 1).to_string(), "count", "all_solutions");
+            let got = run_course(puzzle, &(i + 1).to_string(), "count", "all_solutions");
             assert_eq!(
                 got,
                 format!("Number of solutions: {want}\n"),
@@ -119,17 +119,17 @@ fn spec_table_counts() {
     }
     // twonot2: S=3 has exactly one solution, S=4 none (S=1 is the counting benchmark).
     assert_eq!(
-        run_seed("twonot2", "3", "count", "all_solutions"),
+        run_course("twonot2", "3", "count", "all_solutions"),
         "Number of solutions: 1\n"
     );
     assert_eq!(
-        run_seed("twonot2", "4", "count", "all_solutions"),
+        run_course("twonot2", "4", "count", "all_solutions"),
         "Number of solutions: 0\n"
     );
 }
 
 #[test]
-fn one_solution_prints_a_valid_solution_in_the_seed_layout() {
+fn one_solution_prints_a_valid_solution_in_the_course_layout() {
     for (puzzle, stars, file) in [
         ("twonot1", 1, "out_twonot1_1_one.txt"),
         ("twonot1", 2, "out_twonot1_2_one.txt"),
@@ -138,12 +138,12 @@ fn one_solution_prints_a_valid_solution_in_the_seed_layout() {
         ("twonot2", 3, "out_twonot2_3_one_slow.txt"),
     ] {
         let want = expected(file);
-        let got = run_seed(puzzle, &stars.to_string(), "print", "one_solution");
+        let got = run_course(puzzle, &stars.to_string(), "print", "one_solution");
         let (want_head, want_grids) = split(&want);
         let (got_head, got_grids) = split(&got);
         assert_eq!(got_head, want_head);
         assert_eq!(got_grids.len(), 1);
-        // Where the puzzle has several solutions the seed's pick may differ from ours; the
+        // Where the puzzle has several solutions the course's pick may differ from ours; the
         // zones (every non-star character) must be the same, and the rules are checked by
         // the program's verifier before printing (and by the random tests).
         assert_eq!(got_grids[0].len(), want_grids[0].len());
@@ -160,17 +160,17 @@ fn one_solution_prints_a_valid_solution_in_the_seed_layout() {
         if puzzle == "twonot1" && stars == 2 || puzzle == "twonot2" && stars == 3 {
             assert_eq!(got, want, "the solution is unique, so it must be the same");
         }
-        let count = run_seed(puzzle, &stars.to_string(), "count", "one_solution");
+        let count = run_course(puzzle, &stars.to_string(), "count", "one_solution");
         assert_eq!(count, "Number of solutions: 1\n");
     }
     assert_eq!(
-        run_seed("custom3", "1", "print", "one_solution"),
+        run_course("custom3", "1", "print", "one_solution"),
         "Number of solutions: 0\n"
     );
 }
 
 #[test]
-fn standard_rule_differs_from_the_seed_rule_where_the_spec_says() {
+fn standard_rule_differs_from_the_course_rule_where_the_spec_says() {
     for (puzzle, stars, want) in [
         ("custom1", 1, "0"),
         ("custom2", 2, "0"),
