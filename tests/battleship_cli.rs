@@ -2,9 +2,9 @@
 //! flags, and errors that name the file and line.
 
 mod common;
-use common::write_temp;
+use common::{stderr, stdout, write_temp};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn example(name: &str) -> String {
     format!(
@@ -13,20 +13,9 @@ fn example(name: &str) -> String {
     )
 }
 
+/// `gridsat battleship ARGS`.
 fn gridsat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gridsat"))
-        .arg("battleship")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
+    common::gridsat(&[&["battleship"], args].concat())
 }
 
 #[test]

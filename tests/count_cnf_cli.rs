@@ -4,23 +4,18 @@
 
 mod common;
 use common::mutate::{binary_survives, survives};
-use common::{read, root, Rng};
+use common::{read, root, stdout, Rng};
 use gridsat::dimacs::parse_dimacs_bytes;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 fn run(text: &str, extra: &[&str]) -> (Output, String) {
     let mut file = tempfile::Builder::new().suffix(".cnf").tempfile().unwrap();
     file.write_all(text.as_bytes()).unwrap();
     let path = file.path().display().to_string();
-    let output = Command::new(env!("CARGO_BIN_EXE_gridsat"))
-        .arg("count-cnf")
-        .args(extra)
-        .arg(&path)
-        .output()
-        .unwrap();
+    let output = common::gridsat(&[&["count-cnf"], extra, &[path.as_str()]].concat());
     (output, path)
 }
 
@@ -77,10 +72,6 @@ fn errors_name_file_and_line() {
         "{stderr}"
     );
     assert!(out.stdout.is_empty());
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
 }
 
 #[test]

@@ -7,10 +7,9 @@
 //! course's all the same), a missing file with 2.
 
 mod common;
-use common::write_temp;
-use std::io::Write;
+use common::{stdout, write_temp};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/full-board")
@@ -18,25 +17,7 @@ fn examples() -> PathBuf {
 
 /// Runs `gridsat full-board ARGS` with `stdin` as standard input.
 fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gridsat"))
-        .arg("full-board")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
+    common::gridsat_with_stdin(&[&["full-board"], args].concat(), stdin)
 }
 
 fn expected_output(set: &str) -> String {

@@ -19,6 +19,27 @@ pub fn gridsat(args: &[&str]) -> Output {
         .expect("the gridsat binary runs")
 }
 
+/// `gridsat ARGS` with `stdin` as its standard input.
+pub fn gridsat_with_stdin(args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gridsat"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the gridsat binary runs");
+    // A command that does not read its input closes the pipe early; that is its answer.
+    let _ = child
+        .stdin
+        .take()
+        .expect("a piped stdin")
+        .write_all(stdin.as_bytes());
+    child.wait_with_output().expect("the gridsat binary ends")
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
 }
