@@ -2,6 +2,7 @@
 //! and check a solution off the cells, and how to draw it. Everything else (the five
 //! modes, their text and JSON, time limits) is written once, in this module's siblings.
 
+use crate::cli::Format;
 use crate::error::InternalError;
 use gridsat_encodings::cnf::{Cnf, Lit};
 
@@ -59,6 +60,12 @@ pub trait BoardPuzzle: Send + Sync + 'static {
 
     /// A solution as JSON.
     fn solution_json(&self, solution: &Self::Solution) -> serde_json::Value;
+
+    /// The puzzle itself as `format` asks (`Url`, `Course`, `Grid`: see `Format`), with
+    /// its final newline; an error says why it cannot be written so.
+    fn write_puzzle(&self, format: Format) -> Result<String, String> {
+        Err(format!("this puzzle has no {format:?} form"))
+    }
 }
 
 /// The cells of a model: the projection's values, in order.

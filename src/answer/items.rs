@@ -1,6 +1,7 @@
 //! A file of several puzzles (levels, maps) answered one at a time: text is printed as
 //! each answer comes (a long run shows its progress), JSON as one document at the end;
-//! the exit status is the worst item's (see `Exit::and`).
+//! the exit status is the worst item's (see `Exit::and`). Commands refuse the formats
+//! they do not write (`Format::require`) before they print.
 
 use crate::cli::{Exit, Format};
 use std::io::{self, Write};
@@ -31,15 +32,12 @@ impl<W: Write> ItemPrinter<W> {
         json: impl FnOnce() -> serde_json::Value,
     ) -> io::Result<()> {
         self.exit = self.exit.and(exit);
-        match self.format {
-            Format::Text => {
-                text(&mut self.out)?;
-                self.out.flush()
-            }
-            Format::Json => {
-                self.json.push(json());
-                Ok(())
-            }
+        if self.format == Format::Json {
+            self.json.push(json());
+            Ok(())
+        } else {
+            text(&mut self.out)?;
+            self.out.flush()
         }
     }
 
@@ -50,13 +48,12 @@ impl<W: Write> ItemPrinter<W> {
         footer: impl FnOnce(&mut W) -> io::Result<()>,
         document: impl FnOnce(Vec<serde_json::Value>) -> serde_json::Value,
     ) -> io::Result<Exit> {
-        match self.format {
-            Format::Text => footer(&mut self.out)?,
-            Format::Json => {
-                let doc = document(std::mem::take(&mut self.json));
-                let text = serde_json::to_string_pretty(&doc).map_err(io::Error::other)?;
-                writeln!(self.out, "{text}")?;
-            }
+        if self.format == Format::Json {
+            let doc = document(std::mem::take(&mut self.json));
+            let text = serde_json::to_string_pretty(&doc).map_err(io::Error::other)?;
+            writeln!(self.out, "{text}")?;
+        } else {
+            footer(&mut self.out)?;
         }
         self.out.flush()?;
         Ok(self.exit)

@@ -31,10 +31,17 @@ pub fn answer<P: BoardPuzzle>(
     budget: &Budget,
     out: &mut impl Write,
 ) -> anyhow::Result<Exit> {
+    if format.is_puzzle() {
+        // The puzzle itself, not an answer: nothing is solved.
+        let text = puzzle.write_puzzle(format).map_err(anyhow::Error::msg)?;
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+        return Ok(Exit::Solved);
+    }
     let found = find(puzzle.clone(), mode, budget)?;
     match format {
-        Format::Text => text::write(&*puzzle, mode, &found, out)?,
         Format::Json => json::write(&*puzzle, mode, &found, out)?,
+        _ => text::write(&*puzzle, mode, &found, out)?,
     }
     out.flush()?;
     Ok(exit_of(&found))

@@ -4,9 +4,11 @@
 use super::course;
 use super::parse::parse_puzzle;
 use super::puzzle::Battleship;
+use super::url::read_url;
 use crate::answer::{answer, BoardPuzzle};
 use crate::cli::flags::print_cnf_size;
 use crate::cli::{CardArgs, CnfArgs, Exit, Format, LimitArgs, Mode, ModeArgs, OutputArgs};
+use crate::input::url::is_url;
 use crate::input::{read_puzzle_file, InputError};
 use anyhow::bail;
 use gridsat_encodings::battleship::Puzzle;
@@ -27,6 +29,8 @@ Examples:
     gridsat battleship examples/battleship/puzzle9_constraints.txt --unique
     gridsat battleship examples/battleship/puzzle_sample.txt --determined --format json
     gridsat battleship examples/battleship/puzzle10.txt --card totalizer --dimacs p10.cnf --stats
+    gridsat battleship 'https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c' --unique
+    gridsat battleship examples/battleship/puzzle_sample.txt --format url
 
 Exit status: 0 a solution was found (with --unique: exactly one); 1 no solution (with
 --unique: none or several); 2 bad input or usage; 3 internal error (a solution failed
@@ -51,7 +55,8 @@ comes first.";
 #[derive(Debug, Clone, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// Puzzle file.
+    /// Puzzle file, or a puzz.link URL (`https://puzz.link/p?battleship/...`; also pzv.jp
+    /// and pzprxs.vercel.app).
     pub puzzle: PathBuf,
 
     /// The course program's flag: print every solution, then `Found N solution(s)`.
@@ -122,7 +127,12 @@ pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<Exit> {
     answer(Arc::new(puzzle), mode, args.output.format, &budget, out)
 }
 
+/// Reads the puzzle a file or a puzz.link URL gives.
 fn load(path: &Path) -> anyhow::Result<Puzzle> {
+    let name = path.to_string_lossy();
+    if is_url(&name) {
+        return Ok(read_url(&name)?);
+    }
     let text = read_puzzle_file(path)?;
     Ok(parse_puzzle(&text).map_err(|e| InputError::new(path, e))?)
 }

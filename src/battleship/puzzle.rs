@@ -3,8 +3,11 @@
 
 use super::check::check;
 use super::draw::{board_lines, board_symbols, json_solution, ship_line};
+use super::file::course_file;
 use super::ships::ships_of;
+use super::url::write_url;
 use crate::answer::BoardPuzzle;
+use crate::cli::Format;
 use crate::error::InternalError;
 use gridsat_encodings::battleship::{
     encode, fleet_counter_bound, pairwise_sum_clauses, Encoded, FleetShip, Options, Placement,
@@ -160,6 +163,17 @@ impl BoardPuzzle for Battleship {
 
     fn solution_json(&self, ships: &Ships) -> serde_json::Value {
         json!(json_solution(&self.puzzle, ships))
+    }
+
+    fn write_puzzle(&self, format: Format) -> Result<String, String> {
+        match format {
+            Format::Url => write_url(&self.puzzle).map(|url| url + "\n"),
+            Format::Course => Ok(course_file(&self.puzzle)),
+            other => Err(format!(
+                "Battleship has no --format {} form",
+                format!("{other:?}").to_lowercase()
+            )),
+        }
     }
 }
 

@@ -9,7 +9,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// How answers are printed.
+/// How answers are printed, or (`url`, `course`, `grid`) the puzzle itself instead of
+/// an answer.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// For people (and, where a course program defined it, its exact text).
@@ -17,6 +18,35 @@ pub enum Format {
     Text,
     /// One JSON document, for programs.
     Json,
+    /// The puzzle as a puzz.link URL (Star Battle, Battleship), not solved.
+    Url,
+    /// The puzzle in the course program's file format, not solved.
+    Course,
+    /// The puzzle as a letter grid (Star Battle), not solved.
+    Grid,
+}
+
+impl Format {
+    /// The formats that print the puzzle rather than an answer.
+    pub fn is_puzzle(self) -> bool {
+        matches!(self, Format::Url | Format::Course | Format::Grid)
+    }
+
+    /// Refuses a format `command` does not write.
+    pub fn require(self, command: &str, supported: &[Format]) -> anyhow::Result<()> {
+        if supported.contains(&self) {
+            return Ok(());
+        }
+        let names: Vec<String> = supported
+            .iter()
+            .map(|f| format!("{f:?}").to_lowercase())
+            .collect();
+        anyhow::bail!(
+            "{command} writes --format {}, not {}",
+            names.join(", "),
+            format!("{self:?}").to_lowercase()
+        )
+    }
 }
 
 /// What to answer about a puzzle.

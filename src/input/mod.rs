@@ -5,6 +5,7 @@
 //! `FILE:LINE: problem`.
 
 pub mod grammar;
+pub mod url;
 
 use std::fmt;
 use std::path::Path;

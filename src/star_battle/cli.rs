@@ -3,9 +3,11 @@
 use super::course::{self, CourseArgs};
 use super::parse::{parse, ParsedPuzzle};
 use super::puzzle::StarBattle;
+use super::url::read_url;
 use crate::answer::{answer, BoardPuzzle};
 use crate::cli::flags::print_cnf_size;
-use crate::cli::{CardArgs, CnfArgs, Exit, LimitArgs, Mode, ModeArgs, OutputArgs};
+use crate::cli::{CardArgs, CnfArgs, Exit, Format, LimitArgs, Mode, ModeArgs, OutputArgs};
+use crate::input::url::is_url;
 use crate::input::{read_puzzle_file, InputError};
 use anyhow::bail;
 use gridsat_encodings::star_battle::LineRule;
@@ -26,6 +28,8 @@ Examples:
     gridsat star-battle examples/star-battle/queens8.txt --determined --format json
     gridsat star-battle examples/star-battle/twonot2.txt --stars 2 --count --timeout 10
     gridsat star-battle examples/star-battle/twonot1.txt --stars 2 --card totalizer --dimacs out.cnf
+    gridsat star-battle 'https://puzz.link/p?starbattle/6/6/1/2u9gn9c9jpmk' --unique
+    gridsat star-battle examples/star-battle/twonot1.txt --stars 2 --format url
 
 Exit status: 0 a solution was found (with --unique: exactly one; the course command line:
 its file was written); 1 no solution (with --unique: none or several); 2 bad input or
@@ -64,7 +68,8 @@ impl RuleArg {
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// Puzzle file.
+    /// Puzzle file, or a puzz.link URL (`https://puzz.link/p?starbattle/...`; also
+    /// pzv.jp and pzprxs.vercel.app).
     pub input: PathBuf,
 
     /// The course program's arguments: OUTPUT S count|print one_solution|all_solutions.
@@ -100,10 +105,10 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
     let parsed = load(&args.input)?;
     let card = args.card.or(CardEncoding::SequentialCounter);
     if !args.course.is_empty() {
-        if args.modes.any() || args.stars.is_some() {
+        if args.modes.any() || args.stars.is_some() || args.output.format != Format::Text {
             bail!(
-                "--all, --count, --unique, --determined, --stars and --limit belong to the \
-                 modern interface, not the course's arguments"
+                "--all, --count, --unique, --determined, --stars, --limit and --format belong \
+                 to the modern interface, not the course's arguments"
             );
         }
         let course_args = CourseArgs::parse(&args.course)?;
@@ -145,7 +150,12 @@ fn write_cnf(args: &Args, puzzle: &StarBattle) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Reads the puzzle a file or a puzz.link URL gives.
 pub fn load(path: &Path) -> anyhow::Result<ParsedPuzzle> {
+    let name = path.to_string_lossy();
+    if is_url(&name) {
+        return Ok(read_url(&name)?);
+    }
     let text = read_puzzle_file(path)?;
     Ok(parse(&text).map_err(|e| InputError::new(path, e))?)
 }

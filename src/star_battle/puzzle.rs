@@ -3,7 +3,10 @@
 
 use super::check::check;
 use super::draw::{board_lines, determined_lines, star_cells};
+use super::file::{course_file, letter_grid};
+use super::url::write_url;
 use crate::answer::BoardPuzzle;
+use crate::cli::Format;
 use crate::error::InternalError;
 use gridsat_encodings::cnf::Cnf;
 use gridsat_encodings::star_battle::{encode, Encoded, LineRule, Options, Puzzle, Stars};
@@ -93,5 +96,14 @@ impl BoardPuzzle for StarBattle {
 
     fn solution_json(&self, stars: &Stars) -> serde_json::Value {
         json!({ "board": board_lines(&self.puzzle, stars), "stars": star_cells(stars) })
+    }
+
+    fn write_puzzle(&self, format: Format) -> Result<String, String> {
+        match format {
+            Format::Url => write_url(&self.puzzle, self.stars).map(|url| url + "\n"),
+            Format::Course => Ok(course_file(&self.puzzle)),
+            Format::Grid => Ok(letter_grid(&self.puzzle, self.stars)),
+            other => Err(format!("--format {other:?} is not a form of the puzzle")),
+        }
     }
 }
