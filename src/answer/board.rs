@@ -2,6 +2,7 @@
 //! and check a solution off the cells, and how to draw it. Everything else (the five
 //! modes, their text and JSON, time limits) is written once, in this module's siblings.
 
+use super::svg;
 use crate::cli::Format;
 use crate::error::InternalError;
 use gridsat_encodings::cnf::{Cnf, Lit};
@@ -60,6 +61,27 @@ pub trait BoardPuzzle: Send + Sync + 'static {
 
     /// A solution as JSON.
     fn solution_json(&self, solution: &Self::Solution) -> serde_json::Value;
+
+    /// Paints the board on `board` (already sized, with its grid, and the undecided and
+    /// highlighted cells coloured): `cells[i]` is `Some(placed)` for a cell whose value
+    /// is known, `None` for one that is not (`--determined`). The default draws a placed
+    /// cell as a filled square; a puzzle draws its own marks (stars, ships, zones, sums).
+    fn paint(&self, board: &mut svg::Board, cells: &[Option<bool>]) {
+        let (_, cols) = self.size();
+        for (i, cell) in cells.iter().enumerate() {
+            if *cell == Some(true) {
+                let (x, y) = board.corner(i / cols, i % cols);
+                let inset = svg::CELL * 0.15;
+                board.layer.rect(
+                    x + inset,
+                    y + inset,
+                    svg::CELL - 2.0 * inset,
+                    svg::CELL - 2.0 * inset,
+                    svg::colour::PLACED,
+                );
+            }
+        }
+    }
 
     /// The puzzle itself as `format` asks (`Url`, `Course`, `Grid`: see `Format`), with
     /// its final newline; an error says why it cannot be written so.

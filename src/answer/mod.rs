@@ -3,7 +3,8 @@
 //! A puzzle whose solutions are boards (Star Battle, Battleship, and the next ones)
 //! implements `BoardPuzzle` (its CNF, how to read and check a solution off the cells,
 //! how to draw it); `answer` then gives it every mode (`find`), in text and JSON
-//! (`text`, `json`), under a time limit, with the exit status. Puzzles whose answers
+//! (`text`, `json`) and pictures (`picture`, drawn with `svg`), under a time limit, with
+//! the exit status. Puzzles whose answers
 //! are plans (Full Board, Sokoban) share `items`, the output for a file of several
 //! puzzles.
 
@@ -12,6 +13,8 @@ pub mod find;
 pub mod items;
 pub mod json;
 pub mod list;
+pub mod picture;
+pub mod svg;
 pub mod text;
 
 pub use board::BoardPuzzle;
@@ -41,6 +44,7 @@ pub fn answer<P: BoardPuzzle>(
     let found = find(puzzle.clone(), mode, budget)?;
     match format {
         Format::Json => json::write(&*puzzle, mode, &found, out)?,
+        Format::Svg => out.write_all(picture::write(&*puzzle, mode, &found).as_bytes())?,
         _ => text::write(&*puzzle, mode, &found, out)?,
     }
     out.flush()?;

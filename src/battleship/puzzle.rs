@@ -6,12 +6,12 @@ use super::draw::{board_lines, board_symbols, json_solution, ship_line};
 use super::file::course_file;
 use super::ships::ships_of;
 use super::url::write_url;
-use crate::answer::BoardPuzzle;
+use crate::answer::{svg, BoardPuzzle};
 use crate::cli::Format;
 use crate::error::InternalError;
 use gridsat_encodings::battleship::{
-    encode, fleet_counter_bound, pairwise_sum_clauses, Encoded, FleetShip, Options, Placement,
-    Puzzle,
+    encode, fleet_counter_bound, pairwise_sum_clauses, Encoded, FleetShip, Options, Orientation,
+    Placement, Puzzle,
 };
 use gridsat_encodings::cnf::{Cnf, Lit};
 use gridsat_encodings::CardEncoding;
@@ -163,6 +163,74 @@ impl BoardPuzzle for Battleship {
 
     fn solution_json(&self, ships: &Ships) -> serde_json::Value {
         json!(json_solution(&self.puzzle, ships))
+    }
+
+    /// Ships as rounded bars (a submarine a disc), water pale, the sums beside and below
+    /// the grid, hints framed in grey; when the ships are not known (`--determined`), a
+    /// ship cell is a square and an undecided one `?`.
+    fn paint(&self, board: &mut svg::Board, cells: &[Option<bool>]) {
+        use svg::{colour, CELL};
+        let (rows, cols) = (self.puzzle.rows, self.puzzle.cols);
+        board.extra_right = 1.0;
+        board.extra_below = 1.0;
+        for (i, cell) in cells.iter().enumerate() {
+            let (r, c) = (i / cols, i % cols);
+            match cell {
+                Some(false) => {
+                    let (x, y) = board.corner(r, c);
+                    board
+                        .layer
+                        .rect(x + 1.0, y + 1.0, CELL - 2.0, CELL - 2.0, colour::EMPTY);
+                }
+                Some(true) => {}
+                None => board.label(r, c, colour::INK, "?"),
+            }
+        }
+        let known: Option<Vec<bool>> = cells.iter().copied().collect();
+        match known {
+            Some(known) => {
+                for ship in ships_of(rows, cols, &known) {
+                    let (x, y) = board.corner(ship.top_left.row, ship.top_left.col);
+                    let inset = CELL * 0.12;
+                    let (w, h) = match ship.orientation {
+                        Orientation::Horizontal => (ship.length as f64 * CELL, CELL),
+                        Orientation::Vertical => (CELL, ship.length as f64 * CELL),
+                    };
+                    let (w, h) = (w - 2.0 * inset, h - 2.0 * inset);
+                    board
+                        .layer
+                        .rounded(x + inset, y + inset, w, h, CELL * 0.38, colour::PLACED);
+                }
+            }
+            None => {
+                for (i, cell) in cells.iter().enumerate() {
+                    if *cell == Some(true) {
+                        let (x, y) = board.corner(i / cols, i % cols);
+                        let inset = CELL * 0.15;
+                        board.layer.rect(
+                            x + inset,
+                            y + inset,
+                            CELL - 2.0 * inset,
+                            CELL - 2.0 * inset,
+                            colour::PLACED,
+                        );
+                    }
+                }
+            }
+        }
+        for hint in &self.puzzle.hints {
+            let (x, y) = board.corner(hint.cell.row, hint.cell.col);
+            board
+                .layer
+                .outline(x + 3.0, y + 3.0, CELL - 6.0, CELL - 6.0, colour::HINT, 2.0);
+        }
+        let sum = |s: &Option<usize>| s.map_or("?".to_string(), |n| n.to_string());
+        for (r, s) in self.puzzle.row_sums.iter().enumerate() {
+            board.label(r, cols, colour::INK, &sum(s));
+        }
+        for (c, s) in self.puzzle.col_sums.iter().enumerate() {
+            board.label(rows, c, colour::INK, &sum(s));
+        }
     }
 
     fn write_puzzle(&self, format: Format) -> Result<String, String> {

@@ -18,6 +18,8 @@ pub enum Format {
     Text,
     /// One JSON document, for programs.
     Json,
+    /// An SVG picture of what the text shows.
+    Svg,
     /// The puzzle as a puzz.link URL (Star Battle, Battleship), not solved.
     Url,
     /// The puzzle in the course program's file format, not solved.

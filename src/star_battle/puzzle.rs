@@ -5,7 +5,7 @@ use super::check::check;
 use super::draw::{board_lines, determined_lines, star_cells};
 use super::file::{course_file, letter_grid};
 use super::url::write_url;
-use crate::answer::BoardPuzzle;
+use crate::answer::{svg, BoardPuzzle};
 use crate::cli::Format;
 use crate::error::InternalError;
 use gridsat_encodings::cnf::Cnf;
@@ -96,6 +96,28 @@ impl BoardPuzzle for StarBattle {
 
     fn solution_json(&self, stars: &Stars) -> serde_json::Value {
         json!({ "board": board_lines(&self.puzzle, stars), "stars": star_cells(stars) })
+    }
+
+    /// The zones' borders thick, a star on every placed cell, `?` on an undecided one.
+    fn paint(&self, board: &mut svg::Board, cells: &[Option<bool>]) {
+        let (rows, cols) = (self.puzzle.rows, self.puzzle.cols);
+        let labels = self.puzzle.labels();
+        for r in 0..rows {
+            for c in 0..cols {
+                let here = labels[r * cols + c];
+                if c + 1 < cols && labels[r * cols + c + 1] != here {
+                    board.border(r, c, true);
+                }
+                if r + 1 < rows && labels[(r + 1) * cols + c] != here {
+                    board.border(r, c, false);
+                }
+                match cells[r * cols + c] {
+                    Some(true) => board.star(r, c, svg::colour::PLACED),
+                    Some(false) => {}
+                    None => board.label(r, c, svg::colour::INK, "?"),
+                }
+            }
+        }
     }
 
     fn write_puzzle(&self, format: Format) -> Result<String, String> {

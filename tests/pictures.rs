@@ -1,0 +1,194 @@
+//! `--format svg` checked as an image: each picture is rendered by a real SVG renderer
+//! (resvg) and its pixels are compared with what the text answer says: stars and ship
+//! parts where the solution has them, zone borders, water, the undecided cells of
+//! `--determined`, and the differing cells of two witnesses.
+
+mod common;
+use common::render::Image;
+use common::{gridsat, stdout};
+
+const CELL: f64 = 32.0;
+const MARGIN: f64 = 16.0;
+const CAPTION: f64 = 24.0;
+const PLACED: &str = "#1f4fbf";
+const EMPTY: &str = "#dce8f5";
+const UNDECIDED: &str = "#f2c14e";
+const DIFFERS: &str = "#e4572e";
+const INK: &str = "#000000";
+
+/// The top-left pixel of cell (r, c) of the board at `left` (its x offset).
+fn corner(left: f64, r: usize, c: usize) -> (f64, f64) {
+    (left + c as f64 * CELL, MARGIN + CAPTION + r as f64 * CELL)
+}
+
+fn centre(left: f64, r: usize, c: usize) -> (f64, f64) {
+    let (x, y) = corner(left, r, c);
+    (x + CELL / 2.0, y + CELL / 2.0)
+}
+
+fn svg(args: &[&str]) -> Image {
+    let out = gridsat(&[args, &["--format", "svg"]].concat());
+    let text = stdout(&out);
+    assert!(text.starts_with("<svg"), "{args:?}: {text}");
+    Image::render(&text)
+}
+
+/// The text board's rows (the lines after the first `skip`), as characters.
+fn rows(text: &str, skip: usize, count: usize) -> Vec<Vec<char>> {
+    text.lines()
+        .skip(skip)
+        .take(count)
+        .map(|l| l.chars().collect())
+        .collect()
+}
+
+#[test]
+fn star_battle_stars_and_zone_borders_are_where_the_text_has_them() {
+    let args = [
+        "star-battle",
+        "examples/star-battle/twonot1.txt",
+        "--stars",
+        "2",
+    ];
+    let text = stdout(&gridsat(&args));
+    let board = rows(&text, 0, 10);
+    let image = svg(&args);
+    for r in 0..10 {
+        for c in 0..10 {
+            let (x, y) = centre(MARGIN, r, c);
+            let star = image.colour(x, y) == PLACED;
+            assert_eq!(star, board[r][c] == '@', "cell ({r}, {c})");
+        }
+    }
+    // Zone borders: ink between two cells of different zones (the letter grid's labels).
+    let grid = stdout(&gridsat(&[&args[..], &["--format", "grid"]].concat()));
+    let zones = rows(&grid, 1, 10);
+    let mut thick = 0;
+    for r in 0..10 {
+        for c in 0..9 {
+            let (x, y) = corner(MARGIN, r, c + 1);
+            let ink = image.colour(x, y + CELL / 4.0) == INK;
+            assert_eq!(
+                ink,
+                zones[r][c] != zones[r][c + 1],
+                "border right of ({r}, {c})"
+            );
+            thick += usize::from(ink);
+        }
+    }
+    assert!(thick > 5);
+}
+
+#[test]
+fn two_witnesses_stand_side_by_side_with_their_differences_framed() {
+    let args = [
+        "star-battle",
+        "examples/star-battle/custom1.txt",
+        "--stars",
+        "1",
+        "--rule",
+        "at-most",
+        "--unique",
+    ];
+    let text = stdout(&gridsat(&args));
+    // "Not unique. Two solutions:", 4 rows side by side, "They differ at ...".
+    let pairs = rows(&text, 1, 4);
+    let image = svg(&args);
+    let second = MARGIN + 3.0 * CELL + 2.0 * MARGIN;
+    for r in 0..4 {
+        for c in 0..3 {
+            let (a, b) = (pairs[r][c], pairs[r][c + 6]);
+            for (left, mark) in [(MARGIN, a), (second, b)] {
+                let (x, y) = centre(left, r, c);
+                assert_eq!(
+                    image.colour(x, y) == PLACED,
+                    mark == '@',
+                    "({r}, {c}) at {left}"
+                );
+                let (x, y) = corner(left, r, c);
+                let framed = image.colour(x + 3.0, y + CELL / 2.0) == DIFFERS;
+                assert_eq!(framed, (a == '@') != (b == '@'), "({r}, {c}) at {left}");
+            }
+        }
+    }
+}
+
+#[test]
+fn determined_cells_are_marked_and_undecided_ones_coloured() {
+    let args = [
+        "battleship",
+        "examples/battleship/puzzle_sample.txt",
+        "--determined",
+    ];
+    let text = stdout(&gridsat(&args));
+    // "+-----+", then the rows between '|'.
+    let board: Vec<Vec<char>> = rows(&text, 1, 4).iter().map(|r| r[1..6].to_vec()).collect();
+    let image = svg(&args);
+    for r in 0..4 {
+        for c in 0..5 {
+            let (x, y) = corner(MARGIN, r, c);
+            let (cx, cy) = centre(MARGIN, r, c);
+            match board[r][c] {
+                '#' => assert_eq!(image.colour(cx, cy), PLACED, "({r}, {c})"),
+                '.' => assert_eq!(image.colour(cx, cy), EMPTY, "({r}, {c})"),
+                '?' => assert_eq!(image.colour(x + 4.0, y + 4.0), UNDECIDED, "({r}, {c})"),
+                other => panic!("unexpected mark {other}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn battleship_ships_and_water_follow_the_solution() {
+    let args = [
+        "battleship",
+        "examples/battleship/puzzle10_constraints.txt",
+        "--unique",
+    ];
+    let text = stdout(&gridsat(&args));
+    let board: Vec<Vec<char>> = text
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .map(|l| l[1..11].chars().collect())
+        .collect();
+    assert_eq!(board.len(), 10);
+    let image = svg(&args);
+    for (r, row) in board.iter().enumerate() {
+        for (c, &mark) in row.iter().enumerate() {
+            let (x, y) = centre(MARGIN, r, c);
+            let want = if mark == ' ' { EMPTY } else { PLACED };
+            assert_eq!(image.colour(x, y), want, "({r}, {c}) '{mark}'");
+        }
+    }
+}
+
+#[test]
+fn every_listed_solution_is_drawn() {
+    let args = [
+        "star-battle",
+        "examples/star-battle/custom1.txt",
+        "--stars",
+        "2",
+        "--rule",
+        "at-most",
+        "--all",
+    ];
+    let text = stdout(&gridsat(&args));
+    let solutions = text.matches("Solution ").count();
+    assert_eq!(solutions, 3);
+    let stars = text.matches('@').count();
+    let image = svg(&args);
+    let (w, h) = image.size();
+    // Each star covers some pixels of its colour; count stars by cells.
+    let mut drawn = 0;
+    for k in 0..solutions {
+        let left = MARGIN + k as f64 * (3.0 * CELL + 2.0 * MARGIN);
+        for r in 0..4 {
+            for c in 0..3 {
+                let (x, y) = centre(left, r, c);
+                drawn += usize::from(image.colour(x, y) == PLACED);
+            }
+        }
+    }
+    assert_eq!(drawn, stars, "{w} x {h}");
+}
