@@ -3,6 +3,9 @@
 //! parts where the solution has them, zone borders, water, the undecided cells of
 //! `--determined`, and the differing cells of two witnesses.
 
+// Cells are addressed by (row, column) in both the text and the picture.
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use common::render::Image;
 use common::{gridsat, stdout};
