@@ -195,3 +195,58 @@ fn every_listed_solution_is_drawn() {
     }
     assert_eq!(drawn, stars, "{w} x {h}");
 }
+
+const WALL: &str = "#3c3c3c";
+const GOAL: &str = "#4caf50";
+const PATH: &str = "#c2185b";
+
+/// Each map of a file is a row of boards, one below the other; each board is the text's
+/// board: walls, the start, an arrowhead on every entered cell, the finish.
+#[test]
+fn full_board_games_are_drawn_as_the_text_shows_them() {
+    let two = common::write_temp(
+        &common::read(&common::root().join("examples/full-board/set-2018-smallmaps.txt"))
+            .split_inclusive('\n')
+            .scan(0, |maps, line| {
+                *maps += usize::from(line.trim_end() == "map");
+                Some((*maps, line.to_string()))
+            })
+            .take_while(|(maps, _)| *maps <= 2)
+            .map(|(_, line)| line)
+            .collect::<String>(),
+    );
+    let path = two.path().to_str().unwrap();
+    let text = stdout(&gridsat(&["full-board", path]));
+    let boards: Vec<Vec<Vec<char>>> = text
+        .split("\nsolution\n")
+        .skip(1)
+        .map(|block| {
+            block
+                .lines()
+                .take_while(|l| *l != "endsolution")
+                .map(|l| l.chars().collect())
+                .collect()
+        })
+        .collect();
+    assert_eq!(boards.len(), 2);
+    let image = svg(&["full-board", path]);
+    let mut top = MARGIN;
+    for board in &boards {
+        for (r, row) in board.iter().enumerate() {
+            for (c, &mark) in row.iter().enumerate() {
+                let (x, y) = (
+                    MARGIN + c as f64 * CELL + CELL / 2.0,
+                    top + CAPTION + r as f64 * CELL + CELL / 2.0,
+                );
+                let want = match mark {
+                    '\u{2593}' => WALL,
+                    'S' => GOAL,
+                    'F' => INK,
+                    _ => PATH,
+                };
+                assert_eq!(image.colour(x, y), want, "({r}, {c}) '{mark}'");
+            }
+        }
+        top += CAPTION + board.len() as f64 * CELL + MARGIN;
+    }
+}

@@ -1,8 +1,10 @@
 //! A file of several puzzles (levels, maps) answered one at a time: text is printed as
-//! each answer comes (a long run shows its progress), JSON as one document at the end;
+//! each answer comes (a long run shows its progress), JSON as one document and SVG as one
+//! picture (a row of boards per item) at the end;
 //! the exit status is the worst item's (see `Exit::and`). Commands refuse the formats
 //! they do not write (`Format::require`) before they print.
 
+use super::svg::{picture, Board};
 use crate::cli::{Exit, Format};
 use std::io::{self, Write};
 
@@ -10,6 +12,8 @@ pub struct ItemPrinter<W: Write> {
     out: W,
     format: Format,
     json: Vec<serde_json::Value>,
+    /// A row of boards per item, for `--format svg`.
+    pictures: Vec<Vec<Board>>,
     exit: Exit,
 }
 
@@ -19,6 +23,7 @@ impl<W: Write> ItemPrinter<W> {
             out,
             format,
             json: Vec::new(),
+            pictures: Vec::new(),
             exit: Exit::Solved,
         }
     }
@@ -31,14 +36,27 @@ impl<W: Write> ItemPrinter<W> {
         text: impl FnOnce(&mut W) -> io::Result<()>,
         json: impl FnOnce() -> serde_json::Value,
     ) -> io::Result<()> {
+        self.item_with_picture(exit, text, json, Vec::new)
+    }
+
+    /// `item`, and in SVG format the item's row of boards for the picture at the end.
+    pub fn item_with_picture(
+        &mut self,
+        exit: Exit,
+        text: impl FnOnce(&mut W) -> io::Result<()>,
+        json: impl FnOnce() -> serde_json::Value,
+        picture: impl FnOnce() -> Vec<Board>,
+    ) -> io::Result<()> {
         self.exit = self.exit.and(exit);
-        if self.format == Format::Json {
-            self.json.push(json());
-            Ok(())
-        } else {
-            text(&mut self.out)?;
-            self.out.flush()
+        match self.format {
+            Format::Json => self.json.push(json()),
+            Format::Svg => self.pictures.push(picture()),
+            _ => {
+                text(&mut self.out)?;
+                return self.out.flush();
+            }
         }
+        Ok(())
     }
 
     /// Ends the output: `footer` in text format, `document` (given every item's JSON)
@@ -48,12 +66,14 @@ impl<W: Write> ItemPrinter<W> {
         footer: impl FnOnce(&mut W) -> io::Result<()>,
         document: impl FnOnce(Vec<serde_json::Value>) -> serde_json::Value,
     ) -> io::Result<Exit> {
-        if self.format == Format::Json {
-            let doc = document(std::mem::take(&mut self.json));
-            let text = serde_json::to_string_pretty(&doc).map_err(io::Error::other)?;
-            writeln!(self.out, "{text}")?;
-        } else {
-            footer(&mut self.out)?;
+        match self.format {
+            Format::Json => {
+                let doc = document(std::mem::take(&mut self.json));
+                let text = serde_json::to_string_pretty(&doc).map_err(io::Error::other)?;
+                writeln!(self.out, "{text}")?;
+            }
+            Format::Svg => self.out.write_all(picture(&self.pictures).as_bytes())?,
+            _ => footer(&mut self.out)?,
         }
         self.out.flush()?;
         Ok(self.exit)

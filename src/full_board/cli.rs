@@ -5,6 +5,7 @@
 use super::context::Options;
 use super::formula::{game_formula, horizon_without_game};
 use super::parse::{parse_maps, MapEntry};
+use super::picture::map_boards;
 use super::render::{
     count_text, course_map, determined_text, json_map, unique_text, uniqueness, JsonDetail,
 };
@@ -121,6 +122,7 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
         None => file_name_from_stdin()?,
     };
     let format = args.output.format;
+    format.require("full-board", &[Format::Text, Format::Json, Format::Svg])?;
     if format == Format::Text && !path.is_file() {
         // The course's answer for a missing file.
         let mut stdout = std::io::stdout().lock();
@@ -169,7 +171,7 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
             Mode::Determined => JsonDetail::Determined,
             _ => JsonDetail::Solutions,
         };
-        printer.item(
+        printer.item_with_picture(
             exit_of(mode, &verdict),
             |out| {
                 let mut text = String::new();
@@ -188,6 +190,7 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
                 }
                 value
             },
+            || map_boards(map, &verdict, mode),
         )?;
     }
     let course = matches!(mode, Mode::One | Mode::All { .. });

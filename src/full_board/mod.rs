@@ -15,6 +15,7 @@ pub mod cli;
 pub mod context;
 pub mod formula;
 pub mod parse;
+pub mod picture;
 pub mod refute;
 pub mod render;
 pub mod search;
