@@ -85,27 +85,51 @@ impl Stars {
     }
 }
 
+/// One rule of a puzzle, as `encode_rules` can leave it out: a zone's star count, a
+/// row's or a column's, or that stars do not touch.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// The zone at this index of `Puzzle::zones`.
+    Zone(usize),
+    Row(usize),
+    Column(usize),
+    NoTouch,
+}
+
 pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
+    encode_rules(puzzle, options, |_| true)
+}
+
+/// The clauses of the rules `keep` accepts only (for finding which rules conflict).
+pub fn encode_rules(puzzle: &Puzzle, options: &Options, keep: impl Fn(Rule) -> bool) -> Encoded {
     let mut cnf = Cnf::new();
     let star = LitGrid::primary(&mut cnf, puzzle.rows, puzzle.cols);
     let s = options.stars;
     let card = options.card;
 
     cnf.begin_group("zones");
-    for zone in &puzzle.zones {
-        card.constrain(&mut cnf, &star.select(&zone.cells), s, s);
+    for (k, zone) in puzzle.zones.iter().enumerate() {
+        if keep(Rule::Zone(k)) {
+            card.constrain(&mut cnf, &star.select(&zone.cells), s, s);
+        }
     }
     cnf.begin_group("no-touch");
-    for (a, b) in star.king_adjacent_pairs() {
-        cnf.clause([!a, !b]);
+    if keep(Rule::NoTouch) {
+        for (a, b) in star.king_adjacent_pairs() {
+            cnf.clause([!a, !b]);
+        }
     }
     cnf.begin_group("rows");
-    for line in star.row_lines() {
-        line_constraint(&mut cnf, options, &line);
+    for (r, line) in star.row_lines().enumerate() {
+        if keep(Rule::Row(r)) {
+            line_constraint(&mut cnf, options, &line);
+        }
     }
     cnf.begin_group("columns");
-    for line in star.col_lines() {
-        line_constraint(&mut cnf, options, &line);
+    for (c, line) in star.col_lines().enumerate() {
+        if keep(Rule::Column(c)) {
+            line_constraint(&mut cnf, options, &line);
+        }
     }
     cnf.end_group();
     Encoded { cnf, stars: star }

@@ -2,9 +2,11 @@
 //! and check a solution off the cells, and how to draw it. Everything else (the five
 //! modes, their text and JSON, time limits) is written once, in this module's siblings.
 
+use super::repair::Proposal;
 use super::svg;
 use crate::cli::Format;
 use crate::error::InternalError;
+use crate::limits::Budget;
 use gridsat_encodings::cnf::{Cnf, Lit};
 
 /// A grid puzzle answered by SAT whose solution is a board.
@@ -81,6 +83,29 @@ pub trait BoardPuzzle: Send + Sync + 'static {
                 );
             }
         }
+    }
+
+    /// The puzzle's rules and clues that `--repair` may leave out to find which of them
+    /// conflict when there is no solution, in the puzzle's words ("row 3: 2 ship cells");
+    /// none by default.
+    fn rules(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Whether the puzzle has a solution when it keeps only the rules `kept[i]` of
+    /// `rules()`.
+    fn solvable_with(&self, _kept: &[bool]) -> anyhow::Result<bool> {
+        Ok(true)
+    }
+
+    /// Changes that would make the puzzle unique, `witness` being one of its solutions,
+    /// smallest first; the answer layer counts the solutions of each again before it
+    /// reports it. None by default.
+    fn repairs(&self, _witness: &[bool], _budget: &Budget) -> anyhow::Result<Vec<Proposal<Self>>>
+    where
+        Self: Sized,
+    {
+        Ok(Vec::new())
     }
 
     /// The puzzle itself as `format` asks (`Url`, `Course`, `Grid`: see `Format`), with

@@ -10,6 +10,7 @@
 
 use super::board::{cells_of, check_projection, BoardPuzzle};
 use super::list::{BoardList, MAX_LIST_BYTES};
+use super::repair::{report, Report};
 use crate::cli::Mode;
 use crate::limits::{wait_for, Budget};
 use crate::solver::count::Count;
@@ -38,6 +39,8 @@ pub enum Answer {
     /// Per cell `Some(placed)` when every solution agrees; `None` when there is no
     /// solution at all.
     Determined(Option<Vec<Option<bool>>>),
+    /// `--repair`'s report.
+    Repair(Report),
     /// The time limit passed first.
     GaveUp(GaveUp),
 }
@@ -154,6 +157,10 @@ fn compute<P: BoardPuzzle>(
             }
         }),
         Mode::Determined => Answer::Determined(Session::new(cnf).determined()?),
+        Mode::Repair => match report(puzzle, budget)? {
+            Report::Stopped => return Ok(None),
+            found => Answer::Repair(found),
+        },
     }))
 }
 

@@ -5,6 +5,7 @@
 use super::board::{differing_cells, BoardPuzzle};
 use super::find::{Answer, GaveUp, Verdict};
 use super::list::BoardList;
+use super::repair::Report;
 use crate::cli::Mode;
 use crate::solver::count::Count;
 use serde_json::{json, Value};
@@ -87,6 +88,36 @@ pub fn write<P: BoardPuzzle>(
                 serde_json::to_string_pretty(&with(head, fields))?
             )?;
         }
+        Answer::Repair(report) => {
+            let fields = match report {
+                Report::Unique(a) => {
+                    json!({ "verdict": "unique", "solutions": [solution(puzzle, a)?] })
+                }
+                Report::Conflict(rules) => {
+                    json!({ "verdict": "none", "solutions": [], "conflict": rules })
+                }
+                Report::NotUnique {
+                    first,
+                    second,
+                    repairs,
+                } => json!({
+                    "verdict": "multiple",
+                    "solutions": [solution(puzzle, first)?, solution(puzzle, second)?],
+                    "differing_cells": differing_cells(puzzle.size().1, first, second),
+                    "repairs": repairs.iter().map(|r| json!({
+                        "changes": r.changes,
+                        "solutions": number(&r.solutions),
+                        "unique": r.is_unique(),
+                    })).collect::<Vec<_>>(),
+                }),
+                Report::Stopped => json!({ "verdict": "undecided" }),
+            };
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&with(head, fields))?
+            )?;
+        }
         Answer::GaveUp(gave_up) => write_gave_up(puzzle, mode, head, gave_up, out)?,
     }
     Ok(())
@@ -138,8 +169,8 @@ fn write_gave_up<P: BoardPuzzle>(
             );
             writeln!(out, "{}", with(head, fields))?;
         }
-        Mode::One | Mode::Unique | Mode::Determined => {
-            let verdict = if mode == Mode::Unique {
+        Mode::One | Mode::Unique | Mode::Determined | Mode::Repair => {
+            let verdict = if matches!(mode, Mode::Unique | Mode::Repair) {
                 json!({ "verdict": "undecided" })
             } else {
                 json!({})

@@ -14,6 +14,7 @@ pub mod items;
 pub mod json;
 pub mod list;
 pub mod picture;
+pub mod repair;
 pub mod svg;
 pub mod text;
 
@@ -59,6 +60,7 @@ pub fn exit_of(answer: &Answer) -> Exit {
         Answer::Count { count, .. } => Exit::answered(!count.is_zero()),
         Answer::Unique(verdict) => Exit::answered(matches!(verdict, Verdict::Unique(_))),
         Answer::Determined(cells) => Exit::answered(cells.is_some()),
+        Answer::Repair(report) => Exit::answered(matches!(report, repair::Report::Unique(_))),
         Answer::GaveUp(_) => Exit::GaveUp,
     }
 }

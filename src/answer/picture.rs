@@ -5,6 +5,7 @@
 
 use super::board::{differing_cells, BoardPuzzle};
 use super::find::{Answer, Verdict};
+use super::repair::Report;
 use super::svg::{caption_only, colour, picture, Board, CELL};
 use crate::cli::Mode;
 
@@ -67,6 +68,51 @@ pub fn write<P: BoardPuzzle>(puzzle: &P, mode: Mode, answer: &Answer) -> String 
             );
             picture(&[vec![board(puzzle, &caption, cells, &[])]])
         }
+        Answer::Repair(report) => match report {
+            Report::Unique(cells) => {
+                picture(&[vec![board(puzzle, "Unique solution", &solved(cells), &[])]])
+            }
+            Report::Conflict(rules) => {
+                let mut lines = vec!["No solution; these rules conflict:".to_string()];
+                lines.extend(rules.iter().cloned());
+                captions(lines)
+            }
+            Report::NotUnique {
+                first,
+                second,
+                repairs,
+            } => {
+                let cols = puzzle.size().1;
+                let differ: Vec<usize> = differing_cells(cols, first, second)
+                    .iter()
+                    .map(|[r, c]| r * cols + c)
+                    .collect();
+                let mut layout = vec![vec![
+                    board(puzzle, "Not unique: solution 1", &solved(first), &differ),
+                    board(puzzle, "solution 2", &solved(second), &differ),
+                ]];
+                let mut lines = vec![if repairs.is_empty() {
+                    "No repair found.".to_string()
+                } else {
+                    "Repairs (each checked by counting again):".to_string()
+                }];
+                for (k, repair) in repairs.iter().enumerate() {
+                    let outcome = if repair.is_unique() {
+                        "unique".to_string()
+                    } else {
+                        format!("{} solutions", repair.solutions)
+                    };
+                    lines.push(format!(
+                        "{}. {} ({outcome})",
+                        k + 1,
+                        repair.changes.join("; ")
+                    ));
+                }
+                layout.extend(lines.into_iter().map(|l| vec![note(l)]));
+                picture(&layout)
+            }
+            Report::Stopped => caption_only("Undecided."),
+        },
         Answer::GaveUp(gave_up) => {
             let listed: Vec<Board> = match mode {
                 Mode::All { .. } => gave_up
@@ -118,6 +164,19 @@ fn board<P: BoardPuzzle>(
         );
     }
     board
+}
+
+/// A board of no cells: a line of text.
+fn note(text: String) -> Board {
+    let width = (text.chars().count() as f64 * 8.0 / CELL).max(4.0);
+    let mut note = Board::new(0, 0, text);
+    note.extra_right = width;
+    note
+}
+
+/// Lines of text, one below the other.
+fn captions(lines: Vec<String>) -> String {
+    picture(&lines.into_iter().map(|l| vec![note(l)]).collect::<Vec<_>>())
 }
 
 /// Boards four to a row, then a caption.

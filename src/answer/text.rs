@@ -2,6 +2,7 @@
 
 use super::board::{differing_cells, BoardPuzzle};
 use super::find::{Answer, GaveUp, Verdict};
+use super::repair::Report;
 use crate::cli::Mode;
 use itertools::Itertools;
 use std::io::{self, Write};
@@ -59,7 +60,66 @@ pub fn write<P: BoardPuzzle>(
                 cells.len() - placed - empty
             )?;
         }
+        Answer::Repair(report) => write_repair(puzzle, report, out)?,
         Answer::GaveUp(gave_up) => write_gave_up(puzzle, mode, gave_up, out)?,
+    }
+    Ok(())
+}
+
+/// `--repair`: the verdict as `--unique` gives it, then the repairs or the conflict.
+fn write_repair<P: BoardPuzzle>(
+    puzzle: &P,
+    report: &Report,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    match report {
+        Report::Unique(cells) => write_verdict(puzzle, &Verdict::Unique(cells.clone()), out)?,
+        Report::Conflict(rules) => {
+            writeln!(
+                out,
+                "No solution. These rules conflict (without any one of them there is a solution):"
+            )?;
+            for rule in rules {
+                writeln!(out, "  {rule}")?;
+            }
+            if rules.is_empty() {
+                writeln!(
+                    out,
+                    "  the puzzle's fixed rules alone (no clue can be left out to help)"
+                )?;
+            }
+        }
+        Report::NotUnique {
+            first,
+            second,
+            repairs,
+        } => {
+            write_verdict(
+                puzzle,
+                &Verdict::Multiple(first.clone(), second.clone()),
+                out,
+            )?;
+            if repairs.is_empty() {
+                writeln!(out, "No repair found.")?;
+            } else {
+                writeln!(
+                    out,
+                    "Repairs (each checked by counting the solutions again):"
+                )?;
+            }
+            for (k, repair) in repairs.iter().enumerate() {
+                let outcome = if repair.is_unique() {
+                    "then the solution is unique".to_string()
+                } else {
+                    format!(
+                        "leaves {} solutions (none makes it unique)",
+                        repair.solutions
+                    )
+                };
+                writeln!(out, "{}. {}: {outcome}", k + 1, repair.changes.join("; "))?;
+            }
+        }
+        Report::Stopped => writeln!(out, "Undecided.")?,
     }
     Ok(())
 }
@@ -161,10 +221,10 @@ fn write_gave_up<P: BoardPuzzle>(
             "Number of solutions: at least {} ({after})",
             gave_up.at_least
         )?,
-        Mode::One | Mode::Unique | Mode::Determined => {
+        Mode::One | Mode::Unique | Mode::Determined | Mode::Repair => {
             let what = match (mode, gave_up.at_least.is_zero()) {
                 (_, true) => "no solution found and none ruled out",
-                (Mode::Unique, false) => "a solution exists; uniqueness not decided",
+                (Mode::Unique | Mode::Repair, false) => "a solution exists; uniqueness not decided",
                 _ => "a solution exists; the determined cells not decided",
             };
             writeln!(out, "Undecided: {what} ({after}).")?;

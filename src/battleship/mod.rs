@@ -12,5 +12,6 @@ pub mod draw;
 pub mod file;
 pub mod parse;
 pub mod puzzle;
+pub mod repair;
 pub mod ships;
 pub mod url;

@@ -4,11 +4,15 @@
 use super::check::check;
 use super::draw::{board_lines, board_symbols, json_solution, ship_line};
 use super::file::course_file;
+use super::repair;
 use super::ships::ships_of;
 use super::url::write_url;
+use crate::answer::repair::Proposal;
 use crate::answer::{svg, BoardPuzzle};
 use crate::cli::Format;
 use crate::error::InternalError;
+use crate::limits::Budget;
+use crate::solver::Session;
 use gridsat_encodings::battleship::{
     encode, fleet_counter_bound, pairwise_sum_clauses, Encoded, FleetShip, Options, Orientation,
     Placement, Puzzle,
@@ -231,6 +235,22 @@ impl BoardPuzzle for Battleship {
         for (c, s) in self.puzzle.col_sums.iter().enumerate() {
             board.label(rows, c, colour::INK, &sum(s));
         }
+    }
+
+    fn rules(&self) -> Vec<String> {
+        repair::rules(&self.puzzle)
+    }
+
+    fn solvable_with(&self, kept: &[bool]) -> anyhow::Result<bool> {
+        let relaxed = Battleship::new(repair::keeping(&self.puzzle, kept), self.card)
+            .map_err(anyhow::Error::msg)?;
+        Ok(Session::new(relaxed.cnf()).solve()?.is_some())
+    }
+
+    fn repairs(&self, witness: &[bool], budget: &Budget) -> anyhow::Result<Vec<Proposal<Self>>> {
+        Ok(repair::fewest_hints(self, witness, budget)?
+            .into_iter()
+            .collect())
     }
 
     fn write_puzzle(&self, format: Format) -> Result<String, String> {

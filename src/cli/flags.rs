@@ -64,6 +64,8 @@ pub enum Mode {
     Unique,
     /// The cells that are the same in every solution.
     Determined,
+    /// Uniqueness, and how to fix a puzzle that is not unique (or why it has no solution).
+    Repair,
 }
 
 /// `--all`, `--count`, `--unique`, `--determined` and `--limit`.
@@ -87,6 +89,12 @@ pub struct ModeArgs {
     #[arg(long, group = "mode")]
     pub determined: bool,
 
+    /// Say whether the solution is unique; when it is not, propose the smallest changes
+    /// that make it so (each checked by counting again); when there is no solution, say
+    /// which rules conflict.
+    #[arg(long, group = "mode")]
+    pub repair: bool,
+
     /// With --all or --count: stop after N solutions (the count is then "at least N").
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
@@ -95,7 +103,12 @@ pub struct ModeArgs {
 impl ModeArgs {
     /// True when a mode flag or --limit was given.
     pub fn any(&self) -> bool {
-        self.all || self.count || self.unique || self.determined || self.limit.is_some()
+        self.all
+            || self.count
+            || self.unique
+            || self.determined
+            || self.repair
+            || self.limit.is_some()
     }
 
     /// The mode asked for; `default` when no mode flag is given (one solution for most
@@ -111,6 +124,8 @@ impl ModeArgs {
             Mode::Unique
         } else if self.determined {
             Mode::Determined
+        } else if self.repair {
+            Mode::Repair
         } else {
             match default {
                 Mode::All { .. } => Mode::All { limit },

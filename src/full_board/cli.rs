@@ -110,6 +110,11 @@ impl From<EncodingChoice> for Encoding {
 
 pub fn run(args: &Args) -> anyhow::Result<Exit> {
     let mode = args.mode.mode(Mode::All { limit: None })?;
+    if mode == Mode::Repair {
+        anyhow::bail!(
+            "--repair is for the board puzzles (Star Battle, Battleship), not Full Board"
+        );
+    }
     let card = args.card.or(CardEncoding::Totalizer);
     if card == CardEncoding::Pairwise {
         anyhow::bail!(
@@ -137,7 +142,7 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
         limit: match mode {
             Mode::All { limit } | Mode::Count { limit } => limit,
             Mode::Unique => Some(2),
-            Mode::One | Mode::Determined => None,
+            Mode::One | Mode::Determined | Mode::Repair => None,
         },
         card,
         verbose: args.output.stats,
@@ -176,7 +181,9 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
             |out| {
                 let mut text = String::new();
                 match mode {
-                    Mode::One | Mode::All { .. } => course_map(&mut text, map, &verdict),
+                    Mode::One | Mode::All { .. } | Mode::Repair => {
+                        course_map(&mut text, map, &verdict)
+                    }
                     Mode::Count { .. } => count_text(&mut text, map, &verdict),
                     Mode::Unique => unique_text(&mut text, map, &verdict),
                     Mode::Determined => determined_text(&mut text, map, &verdict),

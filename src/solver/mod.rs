@@ -21,5 +21,6 @@ pub use backend::{SatBackend, SolverError, Varisat};
 pub use session::{Assignment, Session, Uniqueness};
 
 pub mod count;
+pub mod hitting;
 
 pub use count::{Budgeted, Stopped};

@@ -102,7 +102,9 @@ pub fn run(puzzle: StarBattle, args: &CourseArgs, budget: &Budget) -> anyhow::Re
             );
             return Ok(Exit::GaveUp);
         }
-        Answer::Unique(_) | Answer::Determined(_) => unreachable!("not a course mode"),
+        Answer::Unique(_) | Answer::Determined(_) | Answer::Repair(_) => {
+            unreachable!("not a course mode")
+        }
     };
     if args.output == "-" {
         let mut out = std::io::stdout().lock();

@@ -13,4 +13,5 @@ pub mod draw;
 pub mod file;
 pub mod parse;
 pub mod puzzle;
+pub mod repair;
 pub mod url;

@@ -4,12 +4,18 @@
 use super::check::check;
 use super::draw::{board_lines, determined_lines, star_cells};
 use super::file::{course_file, letter_grid};
+use super::repair;
 use super::url::write_url;
+use crate::answer::repair::Proposal;
 use crate::answer::{svg, BoardPuzzle};
 use crate::cli::Format;
 use crate::error::InternalError;
+use crate::limits::Budget;
+use crate::solver::Session;
 use gridsat_encodings::cnf::Cnf;
-use gridsat_encodings::star_battle::{encode, Encoded, LineRule, Options, Puzzle, Stars};
+use gridsat_encodings::star_battle::{
+    encode, encode_rules, Encoded, LineRule, Options, Puzzle, Stars,
+};
 use gridsat_encodings::CardEncoding;
 use serde_json::json;
 
@@ -118,6 +124,26 @@ impl BoardPuzzle for StarBattle {
                 }
             }
         }
+    }
+
+    fn rules(&self) -> Vec<String> {
+        repair::rules(self)
+    }
+
+    fn solvable_with(&self, kept: &[bool]) -> anyhow::Result<bool> {
+        let options = Options {
+            stars: self.stars,
+            line_rule: self.rule,
+            card: self.card,
+        };
+        let encoded = encode_rules(&self.puzzle, &options, |rule| {
+            kept[repair::rule_index(&self.puzzle, rule)]
+        });
+        Ok(Session::new(&encoded.cnf).solve()?.is_some())
+    }
+
+    fn repairs(&self, _witness: &[bool], budget: &Budget) -> anyhow::Result<Vec<Proposal<Self>>> {
+        Ok(repair::border_moves(self, budget))
     }
 
     fn write_puzzle(&self, format: Format) -> Result<String, String> {
