@@ -8,6 +8,7 @@
 
 mod common;
 use common::Rng;
+use gridsat::answer::repair::Report;
 use gridsat::answer::{find, Answer, BoardPuzzle};
 use gridsat::battleship::puzzle::Battleship;
 use gridsat::cli::Mode;
@@ -356,4 +357,77 @@ fn fleets_that_disagree_with_the_sums_match_brute_force() {
     }
     assert!(disagreeing >= 100, "only {disagreeing} disagreeing fleets");
     assert!(solvable >= 20, "only {solvable} solvable puzzles");
+}
+
+/// `--repair` on planted puzzles with several solutions: the hints it proposes leave the
+/// witness as the only solution by the brute force, and no smaller set of hints read off
+/// the witness would: a set works exactly when, for every other solution, it holds a
+/// cell whose piece differs there, which the brute force decides over every subset.
+#[test]
+fn repairs_are_the_fewest_hints_and_leave_one_solution_by_brute_force() {
+    let mut rng = Rng::new(31);
+    let mut checked = 0;
+    for case in 0..300 {
+        let (mut puzzle, _) = planted(&mut rng);
+        for sum in puzzle.row_sums.iter_mut().chain(puzzle.col_sums.iter_mut()) {
+            if rng.chance(40) {
+                *sum = None;
+            }
+        }
+        let all = brute_force(&puzzle);
+        if all.len() < 2 || puzzle.rows * puzzle.cols > 15 {
+            continue;
+        }
+        let solver = Arc::new(Battleship::new(puzzle.clone(), CardEncoding::default()).unwrap());
+        let Answer::Repair(Report::NotUnique { first, repairs, .. }) =
+            find(solver.clone(), Mode::Repair, &Budget::unlimited()).unwrap()
+        else {
+            panic!("case {case}: not a report of several solutions");
+        };
+        assert_eq!(repairs.len(), 1, "case {case}");
+        let repair = &repairs[0];
+        assert!(repair.is_unique(), "case {case}");
+        let witness = board_of(&puzzle, &solver.read(&first).unwrap());
+        let mut repaired = puzzle.clone();
+        for change in &repair.changes {
+            let words: Vec<&str> = change.split(' ').collect();
+            assert_eq!(words[0], "constraint", "{change}");
+            repaired.hints.push(Hint {
+                cell: Cell::new(words[1].parse().unwrap(), words[2].parse().unwrap()),
+                piece: Piece::from_symbol(words[3].chars().next().unwrap()).unwrap(),
+            });
+        }
+        assert_eq!(
+            brute_force(&repaired),
+            BTreeSet::from([witness]),
+            "case {case}"
+        );
+        // The smallest set of cells meeting every other solution's differences.
+        let n = puzzle.rows * puzzle.cols;
+        let differences: Vec<u32> = all
+            .iter()
+            .filter(|&&b| b != witness)
+            .map(|&b| {
+                (0..n)
+                    .filter(|&i| {
+                        let (r, c) = (i / puzzle.cols, i % puzzle.cols);
+                        planted_piece(&puzzle, witness, r, c) != planted_piece(&puzzle, b, r, c)
+                    })
+                    .fold(0u32, |m, i| m | 1 << i)
+            })
+            .collect();
+        let smallest = (0u32..1 << n)
+            .filter(|h| differences.iter().all(|d| d & h != 0))
+            .map(u32::count_ones)
+            .min()
+            .unwrap() as usize;
+        assert_eq!(
+            repair.changes.len(),
+            smallest,
+            "case {case}: {:?}",
+            repair.changes
+        );
+        checked += 1;
+    }
+    assert!(checked > 20, "only {checked} puzzles had several solutions");
 }

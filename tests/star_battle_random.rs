@@ -4,6 +4,7 @@
 
 mod common;
 use common::Rng;
+use gridsat::answer::repair::Report;
 use gridsat::answer::{find, Answer};
 use gridsat::cli::Mode;
 use gridsat::limits::Budget;
@@ -331,4 +332,205 @@ fn verifier_rejects_every_wrong_placement_the_brute_force_rejects() {
             }
         }
     }
+}
+
+/// The single-cell moves of a zone border the brute force allows: a cell handed to a
+/// zone next to it, its own zone keeping a cell and staying in one piece if it was.
+fn border_moves(p: &Puzzle) -> Vec<(usize, usize, usize, usize, Puzzle)> {
+    let zone_of = |r: usize, c: usize| {
+        p.zones
+            .iter()
+            .position(|z| z.cells.contains(&Cell::new(r, c)))
+            .unwrap()
+    };
+    let connected = |cells: &[Cell]| {
+        let mut seen = vec![cells[0]];
+        let mut k = 0;
+        while k < seen.len() {
+            let a = seen[k];
+            for &b in cells {
+                if !seen.contains(&b) && a.row.abs_diff(b.row) + a.col.abs_diff(b.col) == 1 {
+                    seen.push(b);
+                }
+            }
+            k += 1;
+        }
+        seen.len() == cells.len()
+    };
+    let mut moves = Vec::new();
+    for r in 0..p.rows {
+        for c in 0..p.cols {
+            let from = zone_of(r, c);
+            let rest: Vec<Cell> = p.zones[from]
+                .cells
+                .iter()
+                .copied()
+                .filter(|&x| x != Cell::new(r, c))
+                .collect();
+            if rest.is_empty() || (connected(&p.zones[from].cells) && !connected(&rest)) {
+                continue;
+            }
+            let mut targets: Vec<usize> = [(0isize, 1isize), (0, -1), (1, 0), (-1, 0)]
+                .iter()
+                .filter_map(|&(dr, dc)| {
+                    let (nr, nc) = (r.checked_add_signed(dr)?, c.checked_add_signed(dc)?);
+                    (nr < p.rows && nc < p.cols).then(|| zone_of(nr, nc))
+                })
+                .filter(|&z| z != from)
+                .collect();
+            targets.sort();
+            targets.dedup();
+            for to in targets {
+                let mut moved = p.clone();
+                moved.zones[from].cells.retain(|&x| x != Cell::new(r, c));
+                moved.zones[to].cells.push(Cell::new(r, c));
+                moves.push((r, c, from, to, moved));
+            }
+        }
+    }
+    moves
+}
+
+/// `--repair` on puzzles with several solutions: every reported move is counted again
+/// by the brute force on the moved puzzle; when some move makes the puzzle unique, those
+/// are the moves listed, else the one listed leaves the fewest solutions of all moves.
+#[test]
+fn border_moves_reported_are_counted_again_by_brute_force() {
+    let mut rng = Rng::new(77);
+    let mut checked = 0;
+    for case in 0..400 {
+        let puzzle = random_puzzle(&mut rng);
+        let rule = if case % 2 == 0 {
+            LineRule::AtMost
+        } else {
+            LineRule::Exact
+        };
+        if brute_force(&puzzle, 1, rule).len() < 2 {
+            continue;
+        }
+        let sb = Arc::new(StarBattle::new(
+            puzzle.clone(),
+            1,
+            rule,
+            CardEncoding::Totalizer,
+        ));
+        let Answer::Repair(Report::NotUnique { repairs, .. }) =
+            find(sb, Mode::Repair, &Budget::unlimited()).unwrap()
+        else {
+            panic!("case {case}: not a report of several solutions");
+        };
+        let moves = border_moves(&puzzle);
+        let counts: Vec<usize> = moves
+            .iter()
+            .map(|m| brute_force(&m.4, 1, rule).len())
+            .collect();
+        let name = |m: &(usize, usize, usize, usize, Puzzle)| {
+            format!(
+                "move cell (row {}, col {}) from zone '{}' to zone '{}'",
+                m.0, m.1, puzzle.zones[m.2].label, puzzle.zones[m.3].label
+            )
+        };
+        for repair in &repairs {
+            let k = moves
+                .iter()
+                .position(|m| repair.changes == [name(m)])
+                .unwrap_or_else(|| {
+                    panic!("case {case}: {:?} is not a border move", repair.changes)
+                });
+            assert_eq!(repair.solutions, counts[k] as u128, "case {case}");
+        }
+        let unique = counts.iter().filter(|&&n| n == 1).count();
+        if unique > 0 {
+            assert_eq!(repairs.len(), unique.min(10), "case {case}");
+            assert!(repairs.iter().all(|r| r.is_unique()), "case {case}");
+        } else if let Some(&fewest) = counts.iter().filter(|&&n| n > 0).min() {
+            assert_eq!(repairs.len(), 1, "case {case}");
+            assert_eq!(repairs[0].solutions, fewest as u128, "case {case}");
+        } else {
+            assert!(repairs.is_empty(), "case {case}");
+        }
+        checked += 1;
+    }
+    assert!(checked > 40, "only {checked} puzzles had several solutions");
+}
+
+/// `--repair` on puzzles without a solution: the rules it names have no placement
+/// together by brute force, and leaving out any one of them gives one.
+#[test]
+fn conflicting_rules_are_a_minimal_conflict_by_brute_force() {
+    let mut rng = Rng::new(5);
+    let mut checked = 0;
+    for case in 0..300 {
+        let puzzle = random_puzzle(&mut rng);
+        let (rows, cols) = (puzzle.rows, puzzle.cols);
+        if rows * cols > 12 || !brute_force(&puzzle, 1, LineRule::Exact).is_empty() {
+            continue;
+        }
+        let sb = Arc::new(StarBattle::new(
+            puzzle.clone(),
+            1,
+            LineRule::Exact,
+            CardEncoding::Totalizer,
+        ));
+        let Answer::Repair(Report::Conflict(rules)) =
+            find(sb, Mode::Repair, &Budget::unlimited()).unwrap()
+        else {
+            panic!("case {case}: not a conflict report");
+        };
+        // Whether some placement keeps every rule named (each rule read back from its words).
+        let holds = |rules: &[&String], star: &[bool]| {
+            let count =
+                |f: &dyn Fn(usize) -> bool| (0..rows * cols).filter(|&j| star[j] && f(j)).count();
+            rules.iter().all(|rule| {
+                let number = |prefix: &str| {
+                    rule.strip_prefix(prefix)?
+                        .split(':')
+                        .next()?
+                        .parse::<usize>()
+                        .ok()
+                };
+                if let Some(label) = rule.strip_prefix("zone '").and_then(|r| r.chars().next()) {
+                    let zone = puzzle.zones.iter().find(|z| z.label == label).unwrap();
+                    zone.cells
+                        .iter()
+                        .filter(|c| star[c.row * cols + c.col])
+                        .count()
+                        == 1
+                } else if let Some(r) = number("row ") {
+                    count(&|j| j / cols == r) == 1
+                } else if let Some(c) = number("column ") {
+                    count(&|j| j % cols == c) == 1
+                } else {
+                    assert_eq!(rule.as_str(), "no two stars touch");
+                    (0..rows * cols).all(|a| {
+                        (0..rows * cols).all(|b| {
+                            a == b
+                                || !(star[a] && star[b])
+                                || (a / cols).abs_diff(b / cols) > 1
+                                || (a % cols).abs_diff(b % cols) > 1
+                        })
+                    })
+                }
+            })
+        };
+        let solvable = |rules: &[&String]| {
+            (0u32..1 << (rows * cols)).any(|bits| {
+                let star: Vec<bool> = (0..rows * cols).map(|i| bits >> i & 1 == 1).collect();
+                holds(rules, &star)
+            })
+        };
+        let all: Vec<&String> = rules.iter().collect();
+        assert!(!solvable(&all), "case {case}: {rules:?} have a solution");
+        for k in 0..all.len() {
+            let mut fewer = all.clone();
+            fewer.remove(k);
+            assert!(
+                solvable(&fewer),
+                "case {case}: {rules:?} without {}",
+                all[k]
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 30, "only {checked} puzzles had no solution");
 }
