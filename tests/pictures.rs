@@ -250,3 +250,54 @@ fn full_board_games_are_drawn_as_the_text_shows_them() {
         top += CAPTION + board.len() as f64 * CELL + MARGIN;
     }
 }
+
+#[test]
+fn sokoban_levels_are_drawn_with_each_box_route_ending_on_a_goal() {
+    const WALL: &str = "#3c3c3c";
+    const PATH: &str = "#c2185b";
+    let level = common::write_temp("#######\n#@ $ .#\n#######\n");
+    let path = level.path().to_str().unwrap();
+    let image = svg(&["sokoban", path]);
+    let at = |r: usize, c: usize| image.colour(centre(MARGIN, r, c).0, centre(MARGIN, r, c).1);
+    for c in 0..7 {
+        assert_eq!(at(0, c), WALL, "top wall at column {c}");
+        assert_eq!(at(2, c), WALL, "bottom wall at column {c}");
+    }
+    assert_eq!(at(1, 1), INK, "the player");
+    assert_eq!(at(1, 3), PLACED, "the box where it starts");
+    assert_eq!(at(1, 5), PATH, "the end of the box's route, on the goal");
+    // The route runs between the box's squares (over the grid line between them), and
+    // not past the goal.
+    let (x, y) = corner(MARGIN, 1, 4);
+    assert_eq!(image.colour(x, y + CELL / 2.0), PATH);
+    let (x, y) = corner(MARGIN, 1, 5);
+    assert_eq!(image.colour(x + CELL * 0.95, y + CELL / 2.0), "#ffffff");
+
+    // Microban 1: every goal ends under a route (boxes that start on a goal and stay
+    // would be box-coloured; none does here), every '#' is a wall.
+    let microban = common::root().join("examples/sokoban/microban-1-10.xsb");
+    let image = svg(&["sokoban", microban.to_str().unwrap(), "--level", "1"]);
+    let text = common::read(&microban);
+    let grid: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains('#'))
+        .take_while(|l| l.contains('#'))
+        .collect();
+    let mut goals = 0;
+    for (r, row) in grid.iter().enumerate() {
+        for (c, square) in row.chars().enumerate() {
+            let (x, y) = centre(MARGIN, r, c);
+            match square {
+                '#' => assert_eq!(image.colour(x, y), WALL, "({r}, {c})"),
+                '.' => {
+                    goals += 1;
+                    assert_eq!(image.colour(x, y), PATH, "goal ({r}, {c})");
+                }
+                '$' => assert_eq!(image.colour(x, y), PLACED, "box ({r}, {c})"),
+                '@' => assert_eq!(image.colour(x, y), INK, "player ({r}, {c})"),
+                _ => {}
+            }
+        }
+    }
+    assert!(goals > 0);
+}

@@ -1,6 +1,7 @@
 //! `gridsat sokoban`: push-optimal plans for one level or every level of a file.
 
 use super::parse::{parse_levels, LevelEntry, LevelFormat};
+use super::picture;
 use super::report::{LevelReport, Run};
 use super::search::formula::{default_horizon, plan_formula};
 use super::search::sat::{solve_until_deadline, SatOptions};
@@ -8,7 +9,7 @@ use super::search::{astar, bfs, moves, portfolio};
 use super::{Limits, Outcome};
 use crate::answer::items::ItemPrinter;
 use crate::cli::flags::{print_cnf_size, write_dimacs};
-use crate::cli::{CnfArgs, Exit, HorizonArgs, LimitArgs, OutputArgs};
+use crate::cli::{CnfArgs, Exit, Format, HorizonArgs, LimitArgs, OutputArgs};
 use crate::input::{read_puzzle_file, InputError};
 use gridsat_encodings::sokoban::Pruning;
 use std::time::Instant;
@@ -208,6 +209,9 @@ impl Args {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Exit> {
+    args.output
+        .format
+        .require("sokoban", &[Format::Text, Format::Json, Format::Svg])?;
     let text = read_puzzle_file(&args.input)?;
     let entries = parse_levels(&text, args.input_format, args.level)
         .map_err(|e| InputError::new(&args.input, e))?;
@@ -221,7 +225,12 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
             report.print_stats();
         }
         let json = serde_json::to_value(&report)?;
-        printer.item(report.exit(), |out| report.write_text(out), || json)?;
+        printer.item_with_picture(
+            report.exit(),
+            |out| report.write_text(out),
+            || json,
+            || vec![picture::level_board(entry, &report)],
+        )?;
         write_formula(entry, formula_horizon, args, entries.len())?;
     }
     Ok(printer.finish(|_| Ok(()), serde_json::Value::Array)?)

@@ -6,6 +6,7 @@
 pub mod check;
 pub mod cli;
 pub mod parse;
+pub mod picture;
 pub mod plan;
 pub mod render;
 pub mod report;
