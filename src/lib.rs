@@ -7,6 +7,7 @@ pub mod count_cnf;
 pub mod dimacs;
 pub mod error;
 pub mod full_board;
+pub mod generate;
 pub mod input;
 pub mod limits;
 pub mod sokoban;

@@ -36,6 +36,17 @@ enum Command {
     /// Benchmarks: compare CNF encodings on one puzzle.
     #[command(subcommand)]
     Bench(Bench),
+    /// Generate puzzles with exactly one solution (proven), reproducible from a seed.
+    #[command(subcommand)]
+    Generate(Generate),
+}
+
+#[derive(Subcommand)]
+enum Generate {
+    /// Star Battle: an N x N grid, S stars per zone, row and column.
+    StarBattle(gridsat::star_battle::generate::Args),
+    /// Battleship: an R x C board and a fleet.
+    Battleship(gridsat::battleship::generate::Args),
 }
 
 #[derive(Subcommand)]
@@ -53,6 +64,8 @@ fn main() -> ExitCode {
         Command::Sokoban(args) => gridsat::sokoban::cli::run(args),
         Command::CountCnf(args) => gridsat::count_cnf::run(args),
         Command::Bench(Bench::StarBattle(args)) => gridsat::star_battle::bench::run(args),
+        Command::Generate(Generate::StarBattle(args)) => gridsat::star_battle::generate::run(args),
+        Command::Generate(Generate::Battleship(args)) => gridsat::battleship::generate::run(args),
     };
     Exit::report(result).into()
 }

@@ -431,3 +431,30 @@ fn repairs_are_the_fewest_hints_and_leave_one_solution_by_brute_force() {
     }
     assert!(checked > 20, "only {checked} puzzles had several solutions");
 }
+
+#[test]
+fn generated_puzzles_have_one_solution_by_brute_force_and_come_again_from_their_seed() {
+    use gridsat::battleship::generate::{fleet, generate};
+    for (rows, cols) in [(4, 4), (4, 5), (3, 6)] {
+        let ships = fleet(None, rows, cols).unwrap();
+        for seed in 0..6 {
+            let (puzzle, planted) = generate(rows, cols, &ships, seed).unwrap();
+            let all = brute_force(&puzzle.puzzle);
+            let planted_board = planted
+                .iter()
+                .enumerate()
+                .filter(|(_, &ship)| ship)
+                .fold(0, |board, (i, _)| board | 1 << i);
+            assert_eq!(
+                all.into_iter().collect::<Vec<_>>(),
+                vec![planted_board],
+                "{rows} x {cols}, seed {seed}"
+            );
+            let (again, _) = generate(rows, cols, &ships, seed).unwrap();
+            assert_eq!(
+                again.puzzle, puzzle.puzzle,
+                "seed {seed} gives another puzzle"
+            );
+        }
+    }
+}

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod course;
 pub mod draw;
 pub mod file;
+pub mod generate;
 pub mod parse;
 pub mod puzzle;
 pub mod repair;
