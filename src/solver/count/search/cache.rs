@@ -224,31 +224,132 @@ impl Cache {
             threshold -= 1;
             kept += histogram[threshold];
         }
-        for slot in &mut self.slots {
+        let mut at = 0;
+        while at < self.slots.len() {
+            let slot = &self.slots[at];
             if slot.key != EMPTY && bucket(slot) < threshold {
-                *slot = FREE;
-                self.entries -= 1;
+                // Another entry may have moved into `at`: look at it again.
+                self.remove(at);
+            } else {
+                at += 1;
             }
         }
-        // Linear probing: every kept entry is inserted again, in table order from a
-        // free slot on, so that none is left behind a gap its probe would stop at.
+        // The kept big counts, renumbered; the hits start again from none.
         let old_big = std::mem::take(&mut self.big);
-        let mask = self.slots.len() - 1;
-        let free = self.slots.iter().position(|s| s.key == EMPTY).unwrap_or(0);
-        for i in 1..=self.slots.len() {
-            let at = (free + i) & mask;
-            let mut slot = self.slots[at];
-            if slot.key == EMPTY {
-                continue;
-            }
-            self.slots[at] = FREE;
-            self.entries -= 1;
+        for slot in self.slots.iter_mut().filter(|s| s.key != EMPTY) {
             if slot.meta & BIG != 0 {
                 self.big.push(old_big[slot.count as usize].clone());
                 slot.count = (self.big.len() - 1) as u64;
             }
             slot.meta &= !HIT;
-            self.insert(slot);
         }
+    }
+
+    /// Empties slot `hole` by backward shifting (linear probing): each later entry of
+    /// its run whose probe passes the hole moves into it, so that no entry is left
+    /// behind an empty slot its lookup would stop at.
+    fn remove(&mut self, mut hole: usize) {
+        let mask = self.slots.len() - 1;
+        let mut at = hole;
+        loop {
+            at = (at + 1) & mask;
+            let slot = self.slots[at];
+            if slot.key == EMPTY {
+                break;
+            }
+            let home = slot.key.0 as usize & mask;
+            // The entry may sit in the hole when the hole lies on its probe, between
+            // its home and where it is now.
+            if at.wrapping_sub(hole) & mask <= at.wrapping_sub(home) & mask {
+                self.slots[hole] = slot;
+                hole = at;
+            }
+        }
+        self.slots[hole] = FREE;
+        self.entries -= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// A small deterministic generator (xorshift), for keys, counts and sizes.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    /// Every entry the table holds must be found from its key (no gap left in a probe
+    /// sequence), with the count it was stored with.
+    fn agrees(cache: &Cache, model: &HashMap<Key, (Count, NodeId)>) -> usize {
+        let mut held = 0;
+        for slot in cache.slots.iter().filter(|s| s.key != EMPTY) {
+            held += 1;
+            assert_eq!(
+                cache.position(&slot.key).map(|at| cache.slots[at].key),
+                Some(slot.key)
+            );
+            let (count, node) = &model[&slot.key];
+            assert_eq!(cache.known(&slot.key).as_ref(), Some(count));
+            assert_eq!(slot.node, *node);
+        }
+        assert_eq!(held, cache.entries);
+        held
+    }
+
+    #[test]
+    fn evictions_keep_every_kept_entry_reachable_and_exact() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        // Room for a few thousand entries: the table grows, then evicts again and again.
+        let mut cache = Cache::with_bytes(1 << 17);
+        let mut stats = SearchStats::default();
+        let mut model: HashMap<Key, (Count, NodeId)> = HashMap::new();
+        let mut keys: Vec<Key> = Vec::new();
+        for round in 0..200_000u64 {
+            // Now and then a key seen before (a sub-problem met again), mostly new ones;
+            // few distinct low bits, so that probe sequences run long.
+            let key = if !keys.is_empty() && rng.next() % 4 == 0 {
+                keys[(rng.next() % keys.len() as u64) as usize]
+            } else {
+                let key = (rng.next() % 50_000 + 1, rng.next());
+                keys.push(key);
+                key
+            };
+            if let Some((count, node)) = cache.lookup(&key, &mut stats) {
+                assert_eq!((&count, &node), (&model[&key].0, &model[&key].1));
+                continue;
+            }
+            let count = match rng.next() % 3 {
+                0 => Count::from(rng.next() % 1000),
+                1 => Count::from(rng.next()),
+                // Past 64 bits: kept apart, in `big`.
+                _ => Count::from(u128::from(rng.next()) << 64 | 1),
+            };
+            let node = (rng.next() % 1000) as NodeId;
+            let size = (rng.next() % 3000) as usize;
+            model.insert(key, (count.clone(), node));
+            cache.store(key, (count.clone(), node), size, &mut stats);
+            // What was just stored is found at once.
+            assert_eq!(cache.known(&key), Some(count));
+            if round % 10_007 == 0 {
+                agrees(&cache, &model);
+            }
+        }
+        assert!(stats.cache_evictions > 10, "{stats:?}");
+        assert!(agrees(&cache, &model) > 0);
+        // The big counts of evicted entries are dropped with them.
+        let big_held = cache
+            .slots
+            .iter()
+            .filter(|s| s.key != EMPTY && s.meta & BIG != 0);
+        assert_eq!(big_held.count(), cache.big.len());
     }
 }
