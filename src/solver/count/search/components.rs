@@ -193,7 +193,7 @@ impl Components {
         let with_cards = if NATIVE { mark } else { trail.len() };
         for lit in &trail[with_cards..] {
             for (code, positive) in [(lit.code(), true), ((!*lit).code(), false)] {
-                for &(c, _) in &formula.card_occ[code] {
+                for &c in &formula.card_occ[code] {
                     let delta = &mut self.card_delta[c as usize];
                     if *delta == (0, 0) {
                         self.card_touched.push(c);

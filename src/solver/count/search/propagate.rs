@@ -25,13 +25,6 @@ struct Watch {
 
 /// `lo <= (true literals among card_lits[start..end]) <= hi`, with the number of its
 /// literals now true (`t`) and false (`f`), kept at every assignment and backtrack.
-///
-/// Its literals are partitioned into cliques (`Clique`, `cliques`): literals that
-/// binary clauses forbid to be true together, so that each clique adds at most one
-/// true literal. `avail` counts the cliques that could still add one (no literal true
-/// yet, one unassigned at least): at most `t + avail` literals can end up true, a lower
-/// bound the bare count of unassigned literals overstates (two touching cells of a row
-/// hold one star at most).
 #[derive(Clone, Copy)]
 pub(super) struct NativeCard {
     pub start: u32,
@@ -40,9 +33,6 @@ pub(super) struct NativeCard {
     hi: u32,
     pub t: u32,
     pub f: u32,
-    /// Cliques `cliques.0..cliques.1` (indices into `Formula::cliques`).
-    cliques: (u32, u32),
-    avail: u32,
 }
 
 impl NativeCard {
@@ -59,28 +49,6 @@ impl NativeCard {
         open > 0 && (t < self.lo || t + open > self.hi)
     }
 }
-
-/// Literals `start..end` of `Formula::card_lits`, no two of which may be true together,
-/// with how many are unassigned (`open`) and true (`tru`).
-#[derive(Clone, Copy)]
-pub(super) struct Clique {
-    start: u32,
-    end: u32,
-    open: u32,
-    tru: u32,
-}
-
-impl Clique {
-    /// Whether the clique may still add a true literal to its constraint.
-    fn available(&self) -> bool {
-        self.tru == 0 && self.open > 0
-    }
-}
-
-/// Cliques are grown greedily, each literal joining the first clique all of whose
-/// members it excludes; for long constraints only the latest cliques are tried, so
-/// that building stays linear.
-const CLIQUES_TRIED: usize = 16;
 
 pub(super) struct Formula<const NATIVE: bool> {
     pub num_vars: usize,
@@ -121,11 +89,8 @@ pub(super) struct Formula<const NATIVE: bool> {
     pub cards: Vec<NativeCard>,
     /// Literals of the native constraints, `NativeCard::start..end` each.
     pub card_lits: Vec<Lit>,
-    /// Per literal code: the native constraints it occurs in, once per occurrence, each
-    /// with the clique of the occurrence.
-    pub card_occ: Vec<Vec<(u32, u32)>>,
-    /// The cliques of every native constraint (see `NativeCard`).
-    cliques: Vec<Clique>,
+    /// Per literal code: the native constraints it occurs in, once per occurrence.
+    pub card_occ: Vec<Vec<u32>>,
     /// Per variable: the native constraints it occurs in, each once.
     pub card_by_var: Vec<Vec<u32>>,
     /// Literals set by decisions and unit propagation (`SearchStats::assignments`).
@@ -158,9 +123,11 @@ impl<const NATIVE: bool> Formula<NATIVE> {
             // Only the native search reads these (the other keeps no per-variable cost).
             card_occ: vec![Vec::new(); if NATIVE { 2 * n } else { 0 }],
             card_by_var: vec![Vec::new(); if NATIVE { n } else { 0 }],
-            cliques: Vec::new(),
             assignments: 0,
         };
+        for card in native {
+            formula.add_card(card);
+        }
         let mut clause: Vec<Lit> = Vec::new();
         for &original in clauses {
             clause.clear();
@@ -173,51 +140,19 @@ impl<const NATIVE: bool> Formula<NATIVE> {
             }
             formula.add_clause(&clause);
         }
-        // After the clauses: the cliques come from the binary clauses.
-        for card in native {
-            formula.add_card(card);
-        }
         formula
-    }
-
-    /// Whether a binary clause `!a | !b` forbids `a` and `b` to be true together (when
-    /// `a` is true, `!a` is false and the clause makes `!b` true).
-    fn excludes(&self, a: Lit, b: Lit) -> bool {
-        a.var() != b.var() && self.implications[(!a).code()].contains(&!b)
     }
 
     fn add_card(&mut self, card: &Cardinality) {
         let id = self.cards.len() as u32;
         let start = self.card_lits.len() as u32;
-        // Cliques first, then the literals clique by clique.
-        let mut cliques: Vec<Vec<Lit>> = Vec::new();
-        for &lit in &card.lits {
-            let tried = cliques.len().saturating_sub(CLIQUES_TRIED);
-            let home = (tried..cliques.len())
-                .find(|&g| cliques[g].iter().all(|&other| self.excludes(lit, other)));
-            match home {
-                Some(g) => cliques[g].push(lit),
-                None => cliques.push(vec![lit]),
+        self.card_lits.extend_from_slice(&card.lits);
+        for lit in &card.lits {
+            self.card_occ[lit.code()].push(id);
+            let by_var = &mut self.card_by_var[lit.var().index()];
+            if by_var.last() != Some(&id) {
+                by_var.push(id);
             }
-        }
-        let first_clique = self.cliques.len() as u32;
-        for members in &cliques {
-            let clique = self.cliques.len() as u32;
-            let begin = self.card_lits.len() as u32;
-            for &lit in members {
-                self.card_lits.push(lit);
-                self.card_occ[lit.code()].push((id, clique));
-                let by_var = &mut self.card_by_var[lit.var().index()];
-                if by_var.last() != Some(&id) {
-                    by_var.push(id);
-                }
-            }
-            self.cliques.push(Clique {
-                start: begin,
-                end: self.card_lits.len() as u32,
-                open: members.len() as u32,
-                tru: 0,
-            });
         }
         let clamp = |k: usize| u32::try_from(k).unwrap_or(u32::MAX);
         self.cards.push(NativeCard {
@@ -227,8 +162,6 @@ impl<const NATIVE: bool> Formula<NATIVE> {
             hi: clamp(card.hi),
             t: 0,
             f: 0,
-            cliques: (first_clique, self.cliques.len() as u32),
-            avail: cliques.len() as u32,
         });
     }
 
@@ -314,58 +247,38 @@ impl<const NATIVE: bool> Formula<NATIVE> {
         self.position[lit.var().index()] = self.trail.len() as u32;
         self.trail.push(lit);
         if NATIVE {
-            for &(c, g) in &self.card_occ[lit.code()] {
-                let clique = &mut self.cliques[g as usize];
-                let was = clique.available();
-                clique.open -= 1;
-                clique.tru += 1;
-                let card = &mut self.cards[c as usize];
-                card.t += 1;
-                card.avail -= u32::from(was);
+            for &c in &self.card_occ[lit.code()] {
+                self.cards[c as usize].t += 1;
             }
-            for &(c, g) in &self.card_occ[(!lit).code()] {
-                let clique = &mut self.cliques[g as usize];
-                let was = clique.available();
-                clique.open -= 1;
-                let card = &mut self.cards[c as usize];
-                card.f += 1;
-                card.avail -= u32::from(was && !clique.available());
+            for &c in &self.card_occ[(!lit).code()] {
+                self.cards[c as usize].f += 1;
             }
         }
     }
 
-    /// Checks native constraint `c` against its counts: false if they break it (more
-    /// than `hi` true, or fewer than `lo` reachable: see `NativeCard`); at the upper
-    /// bound its unassigned literals are made false; when every available clique must
-    /// add its true literal, those with one unassigned literal left make it true.
+    /// Checks native constraint `c` against its counts: false if they break it; when
+    /// they reach a bound, assigns its unassigned literals (false at the upper bound,
+    /// true at the lower one).
     fn settle_card(&mut self, c: u32) -> bool {
         let card = self.cards[c as usize];
-        if card.t > card.hi || card.t.saturating_add(card.avail) < card.lo {
+        let n = card.len();
+        if card.t > card.hi || card.f.saturating_add(card.lo) > n {
             return false;
         }
-        if card.t + card.f == card.len() {
+        if card.t + card.f == n {
             return true;
         }
-        if card.t == card.hi {
-            for k in card.start..card.end {
-                let lit = self.card_lits[k as usize];
-                if self.value[lit.code()] == 0 {
-                    self.assign(!lit);
-                }
-            }
-        } else if card.t + card.avail == card.lo {
-            for g in card.cliques.0..card.cliques.1 {
-                let clique = self.cliques[g as usize];
-                if clique.tru != 0 || clique.open != 1 {
-                    continue;
-                }
-                for k in clique.start..clique.end {
-                    let lit = self.card_lits[k as usize];
-                    if self.value[lit.code()] == 0 {
-                        self.assign(lit);
-                        break;
-                    }
-                }
+        let value = if card.t == card.hi {
+            false
+        } else if n - card.f == card.lo {
+            true
+        } else {
+            return true;
+        };
+        for k in card.start..card.end {
+            let lit = self.card_lits[k as usize];
+            if self.value[lit.code()] == 0 {
+                self.assign(if value { lit } else { !lit });
             }
         }
         true
@@ -385,21 +298,11 @@ impl<const NATIVE: bool> Formula<NATIVE> {
         }
         if NATIVE {
             for &lit in &self.trail[mark..] {
-                for &(c, g) in &self.card_occ[lit.code()] {
-                    let clique = &mut self.cliques[g as usize];
-                    clique.open += 1;
-                    clique.tru -= 1;
-                    let card = &mut self.cards[c as usize];
-                    card.t -= 1;
-                    card.avail += u32::from(clique.available());
+                for &c in &self.card_occ[lit.code()] {
+                    self.cards[c as usize].t -= 1;
                 }
-                for &(c, g) in &self.card_occ[(!lit).code()] {
-                    let clique = &mut self.cliques[g as usize];
-                    let was = clique.available();
-                    clique.open += 1;
-                    let card = &mut self.cards[c as usize];
-                    card.f -= 1;
-                    card.avail += u32::from(!was && clique.available());
+                for &c in &self.card_occ[(!lit).code()] {
+                    self.cards[c as usize].f -= 1;
                 }
             }
         }
@@ -526,16 +429,16 @@ impl<const NATIVE: bool> Formula<NATIVE> {
         for (code, made_true) in [((!falsified).code(), true), (falsified.code(), false)] {
             // By index: settling assigns literals but never changes occurrence lists.
             for i in 0..self.card_occ[code].len() {
-                let c = self.card_occ[code][i].0;
+                let c = self.card_occ[code][i];
                 let card = &self.cards[c as usize];
-                // Past a bound is a conflict; at it, with literals left, some may be
+                // Past the bound is a conflict; at it, with literals left, they are
                 // forced.
                 let open = card.t + card.f < card.len();
                 let act = if made_true {
                     card.t > card.hi || (card.t == card.hi && open)
                 } else {
-                    let most = card.t.saturating_add(card.avail);
-                    most < card.lo || (most == card.lo && open)
+                    let least = card.f.saturating_add(card.lo);
+                    least > card.len() || (least == card.len() && open)
                 };
                 if act && !self.settle_card(c) {
                     return false;
