@@ -319,7 +319,7 @@ mod tests {
         for round in 0..200_000u64 {
             // Now and then a key seen before (a sub-problem met again), mostly new ones;
             // few distinct low bits, so that probe sequences run long.
-            let key = if !keys.is_empty() && rng.next() % 4 == 0 {
+            let key = if !keys.is_empty() && rng.next().is_multiple_of(4) {
                 keys[(rng.next() % keys.len() as u64) as usize]
             } else {
                 let key = (rng.next() % 50_000 + 1, rng.next());
