@@ -154,9 +154,8 @@ impl Cache {
             return keep_keying;
         }
         if self.entries >= self.limit.min(self.slots.len() / 4 * 3) {
-            if self.slots.len() < self.max_slots && self.entries < self.limit {
-                self.rehash(self.slots.len() * 2);
-            } else {
+            let grow = self.slots.len() < self.max_slots && self.entries < self.limit;
+            if !(grow && self.rehash(self.slots.len() * 2)) {
                 self.evict();
                 stats.cache_evictions += 1;
             }
@@ -198,12 +197,23 @@ impl Cache {
     }
 
     /// A table of `slots` slots holding the same entries.
-    fn rehash(&mut self, slots: usize) {
-        let old = std::mem::replace(&mut self.slots, vec![FREE; slots]);
+    /// False, with the table kept at its size for good, when the memory for the larger
+    /// one cannot be had (a process under a memory cap): the cache then evicts instead
+    /// of growing, which costs time, never a count.
+    fn rehash(&mut self, slots: usize) -> bool {
+        let mut table = Vec::new();
+        if table.try_reserve_exact(slots).is_err() {
+            self.max_slots = self.slots.len();
+            self.limit = self.limit.min(self.slots.len() / 4 * 3);
+            return false;
+        }
+        table.resize(slots, FREE);
+        let old = std::mem::replace(&mut self.slots, table);
         self.entries = 0;
         for slot in old.into_iter().filter(|s| s.key != EMPTY) {
             self.insert(slot);
         }
+        true
     }
 
     /// Keeps the half of the entries worth the most: those hit since the last eviction
