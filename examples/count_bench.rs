@@ -13,7 +13,8 @@
 //! form it reads); the rows and columns take the course's "at most S" rule unless
 //! `--exact` is given.
 
-use gridsat::solver::count::{count_with_stats, Solutions};
+use gridsat::limits::Budget;
+use gridsat::solver::count::{count_with_stats, Engine, Solutions};
 use gridsat::solver::Session;
 use gridsat_encodings::star_battle::{encode, LineRule, Options, Puzzle};
 use gridsat_encodings::CardEncoding;
@@ -28,6 +29,8 @@ struct Config {
     card: CardEncoding,
     /// Only the engine's count: for instances whose listing or baseline would not end.
     count_only: bool,
+    /// Stop the engine's count after this many seconds (the proven bound is shown).
+    count_seconds: Option<f64>,
     /// Write each instance's CNF here as `NAME-S.cnf`, for `gridsat count-cnf` and
     /// other model counters.
     dimacs_dir: Option<String>,
@@ -41,6 +44,7 @@ fn parse_args() -> Result<Config, String> {
         rule: LineRule::AtMost,
         card: CardEncoding::default(),
         count_only: false,
+        count_seconds: None,
         dimacs_dir: None,
         instances: Vec::new(),
     };
@@ -56,6 +60,14 @@ fn parse_args() -> Result<Config, String> {
             }
             "--exact" => config.rule = LineRule::Exact,
             "--count-only" => config.count_only = true,
+            "--count-seconds" => {
+                config.count_only = true;
+                config.count_seconds = Some(
+                    args.next()
+                        .and_then(|s| s.parse().ok())
+                        .ok_or("--count-seconds needs a number")?,
+                )
+            }
             "--write-dimacs" => {
                 config.dimacs_dir = Some(args.next().ok_or("--write-dimacs needs a folder")?)
             }
@@ -72,7 +84,7 @@ fn parse_args() -> Result<Config, String> {
         }
     }
     if config.instances.is_empty() {
-        return Err("usage: count_bench [--baseline PATH] [--enumerate-seconds T] [--exact] [--card NAME] [--count-only] [--write-dimacs DIR] FILE:S...".into());
+        return Err("usage: count_bench [--baseline PATH] [--enumerate-seconds T] [--exact] [--card NAME] [--count-only] [--count-seconds T] [--write-dimacs DIR] FILE:S...".into());
     }
     Ok(config)
 }
@@ -129,7 +141,19 @@ fn main() {
         }
 
         let start = Instant::now();
-        let (count, stats) = count_with_stats(cnf);
+        let (count, stats) = match config.count_seconds {
+            None => count_with_stats(cnf),
+            Some(seconds) => {
+                let budget = Budget::starting_now(Some(Duration::from_secs_f64(seconds)));
+                match Engine::new(cnf).budget(&budget).count() {
+                    (Ok(count), stats) => (count, stats),
+                    (Err(stopped), stats) => {
+                        eprintln!("{file} S={s}: stopped after {seconds} s");
+                        (stopped.at_least, stats)
+                    }
+                }
+            }
+        };
         let count_time = start.elapsed();
         eprintln!("{file} S={s}: {stats:?}");
         if config.count_only {

@@ -123,6 +123,13 @@ impl<'a> Engine<'a> {
         self
     }
 
+    /// Bounds the memory of the count cache (2 GiB unless said). A smaller cache only
+    /// costs time: when full, it keeps the half of its entries worth the most.
+    pub fn cache_bytes(mut self, bytes: usize) -> Engine<'a> {
+        self.limits.cache_bytes = Some(bytes);
+        self
+    }
+
     /// Stops when the search meets the give-up rule.
     pub fn give_up(mut self, rule: GiveUp) -> Engine<'a> {
         self.limits.give_up = Some(rule);

@@ -77,8 +77,9 @@ pub struct SearchStats {
     pub cache_hits: u64,
     /// Sub-problems stored in the cache.
     pub cache_entries: u64,
-    /// Times the cache reached its size limit and was emptied.
-    pub cache_clears: u64,
+    /// Times the cache reached its size bound and dropped the half of its entries worth
+    /// the least.
+    pub cache_evictions: u64,
     /// Component analyses (a walk over the whole remaining sub-problem).
     pub component_analyses: u64,
     /// Component analyses that found more than one part.
@@ -115,6 +116,8 @@ pub(super) struct Limits {
     /// Take at most this many steps, and stop at the next as if the budget ran out: a
     /// deterministic budget, so that tests can stop a search at every point of it.
     pub steps: Option<u64>,
+    /// The bound on the cache's memory (`None`: `cache::DEFAULT_CACHE_BYTES`).
+    pub cache_bytes: Option<usize>,
 }
 
 /// What `Search::run` found: the count, and the DAG to list solutions from.
@@ -238,7 +241,7 @@ impl<const NATIVE: bool> Search<NATIVE> {
         Search {
             components: Components::new(&formula),
             formula,
-            cache: Cache::new(),
+            cache: Cache::with_bytes(limits.cache_bytes.unwrap_or(cache::DEFAULT_CACHE_BYTES)),
             rank,
             projected,
             dag: Dag::new(keep_dag),
@@ -367,7 +370,7 @@ impl<const NATIVE: bool> Search<NATIVE> {
     fn known_product(&self, partial: Count, rest: &[Component]) -> Count {
         rest.iter()
             .try_fold(partial, |product, c| {
-                Some(product.mul(self.cache.known(&c.key)?))
+                Some(product.mul(&self.cache.known(&c.key)?))
             })
             .unwrap_or(Count::ZERO)
     }
@@ -400,7 +403,8 @@ impl<const NATIVE: bool> Search<NATIVE> {
         if self.stop {
             return result;
         }
-        if !self.cache.store(key, result.clone(), &mut self.stats) {
+        let size = self.formula.num_vars - self.formula.trail.len();
+        if !self.cache.store(key, result.clone(), size, &mut self.stats) {
             self.cache_decisions = false;
         }
         result

@@ -50,7 +50,7 @@ fn a_tiny_cache_that_keeps_emptying_still_counts_exactly() {
     small.cache.limit = 3;
     let outcome = small.run().unwrap();
     assert_eq!(outcome.count, expected(7, 4));
-    assert!(outcome.stats.cache_clears > 0);
+    assert!(outcome.stats.cache_evictions > 0);
 }
 
 /// Projected solutions by brute force: every assignment, its projection kept when
