@@ -6,7 +6,9 @@ use super::parse::parse_puzzle;
 use super::puzzle::Battleship;
 use crate::answer::{answer, BoardPuzzle};
 use crate::cli::flags::print_cnf_size;
-use crate::cli::{CardArgs, CnfArgs, Exit, Format, LimitArgs, Mode, ModeArgs, OutputArgs};
+use crate::cli::{
+    CardArgs, CnfArgs, Exit, Format, LimitArgs, Mode, ModeArgs, OutputArgs, SolverArgs,
+};
 use crate::input::{read_puzzle_file, InputError};
 use anyhow::bail;
 use gridsat_encodings::battleship::Puzzle;
@@ -72,6 +74,9 @@ pub struct Args {
 
     #[command(flatten)]
     pub card: CardArgs,
+
+    #[command(flatten)]
+    pub solver: SolverArgs,
 }
 
 impl Args {
@@ -85,6 +90,7 @@ impl Args {
             limits: LimitArgs::default(),
             cnf: CnfArgs::default(),
             card: CardArgs::default(),
+            solver: SolverArgs::default(),
         }
     }
 
@@ -101,6 +107,7 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
 
 /// The whole command, answering on `out`.
 pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<Exit> {
+    args.solver.choose();
     if args.find_all_solutions.is_some() && args.modern() {
         bail!(
             "find_all_solutions is the course's command line; with --all, --count, --unique, \
@@ -122,7 +129,7 @@ pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<Exit> {
     answer(Arc::new(puzzle), mode, args.output.format, &budget, out)
 }
 
-fn load(path: &Path) -> anyhow::Result<Puzzle> {
+pub fn load(path: &Path) -> anyhow::Result<Puzzle> {
     let text = read_puzzle_file(path)?;
     Ok(parse_puzzle(&text).map_err(|e| InputError::new(path, e))?)
 }

@@ -5,7 +5,7 @@ use super::parse::{parse, ParsedPuzzle};
 use super::puzzle::StarBattle;
 use crate::answer::{answer, BoardPuzzle};
 use crate::cli::flags::print_cnf_size;
-use crate::cli::{CardArgs, CnfArgs, Exit, LimitArgs, Mode, ModeArgs, OutputArgs};
+use crate::cli::{CardArgs, CnfArgs, Exit, LimitArgs, Mode, ModeArgs, OutputArgs, SolverArgs};
 use crate::input::{read_puzzle_file, InputError};
 use anyhow::bail;
 use gridsat_encodings::star_battle::LineRule;
@@ -94,9 +94,13 @@ pub struct Args {
 
     #[command(flatten)]
     pub card: CardArgs,
+
+    #[command(flatten)]
+    pub solver: SolverArgs,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Exit> {
+    args.solver.choose();
     let parsed = load(&args.input)?;
     let card = args.card.or(CardEncoding::SequentialCounter);
     if !args.course.is_empty() {

@@ -1,10 +1,9 @@
 //! Star Battle: the puzzle's own parts. `parse` reads the two file formats, `puzzle`
 //! states the rules for the answer layer (its CNF comes from the encodings crate),
 //! `check` is the independent rule checker, `draw` the boards and the course's output
-//! file, `course` the course program's command line, `cli` the command, `bench` the
-//! encodings compared.
+//! file, `course` the course program's command line, `cli` the command. Its encodings
+//! are compared by `gridsat bench star-battle` (`crate::bench`).
 
-pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod course;
