@@ -127,6 +127,12 @@ pub fn run(command: &Command) -> anyhow::Result<Exit> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     render::write(&report, format, &mut out)?;
     out.flush()?;
+    verdict(&report)
+}
+
+/// Solved when every choice agreed; an internal error (status 3) naming the
+/// disagreements otherwise: two correct choices cannot answer differently.
+pub fn verdict(report: &runner::Report) -> anyhow::Result<Exit> {
     if !report.disagreements.is_empty() {
         return Err(InternalError::new(format!(
             "the choices disagree: {}",

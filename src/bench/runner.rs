@@ -373,3 +373,97 @@ fn summarize<T>(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::BenchFormat;
+    use crate::cli::{Exit, LimitArgs};
+
+    /// Two cases and three options; `wrong` answers differently on the second case, and
+    /// `slow` takes 4 ms where the others take 1 ms.
+    struct Fake;
+
+    impl Contest for Fake {
+        type Case = usize;
+        type Option = &'static str;
+
+        fn puzzle(&self) -> &'static str {
+            "Fake"
+        }
+
+        fn cases(&self, _: &[PathBuf]) -> anyhow::Result<Vec<(String, usize)>> {
+            Ok(vec![("a".into(), 0), ("b".into(), 1)])
+        }
+
+        fn options(&self) -> Vec<(String, &'static str, bool)> {
+            ["right", "slow", "wrong"]
+                .into_iter()
+                .map(|name| (name.to_string(), name, name != "slow"))
+                .collect()
+        }
+
+        fn run(&self, case: &usize, option: &'static str, _: &Budget) -> anyhow::Result<Sample> {
+            let answer = if option == "wrong" && *case == 1 {
+                "no solution"
+            } else {
+                "unique"
+            };
+            let millis = if option == "slow" { 4 } else { 1 };
+            Ok(Sample {
+                first: Some(Duration::from_millis(millis)),
+                proof: Some(Duration::from_millis(millis)),
+                answer: Some(Answer::new(answer, answer)),
+                ..Sample::default()
+            })
+        }
+    }
+
+    fn args(choices: &[&str], reference: Option<&str>) -> BenchArgs {
+        BenchArgs {
+            files: Vec::new(),
+            runs: 3,
+            format: BenchFormat::Md,
+            solver: vec![Backend::Varisat],
+            choices: choices.iter().map(|c| c.to_string()).collect(),
+            reference: reference.map(str::to_string),
+            limits: LimitArgs::default(),
+        }
+    }
+
+    #[test]
+    fn a_choice_that_answers_differently_is_a_disagreement_and_exits_3() {
+        let report = bench(&Fake, &args(&[], None)).unwrap();
+        assert_eq!(
+            report.disagreements,
+            ["b: right/varisat answered 'unique' but wrong/varisat answered 'no solution'"]
+        );
+        let error = crate::bench::verdict(&report).unwrap_err();
+        assert_eq!(Exit::of_error(&error), Exit::Internal);
+        assert!(
+            error.to_string().contains("the choices disagree"),
+            "{error}"
+        );
+        // The table still says what each choice answered, and the disagreement.
+        let table = crate::bench::render::markdown::render(&report);
+        assert!(
+            table.contains("| b | wrong/varisat | - | - | - | 1.00 ms | 1.00 ms | no solution |")
+        );
+        assert!(table.contains("DISAGREEMENT: b: right/varisat"), "{table}");
+    }
+
+    #[test]
+    fn agreeing_choices_are_summarized_against_the_reference() {
+        let report = bench(&Fake, &args(&["right", "slow"], Some("slow"))).unwrap();
+        assert!(report.disagreements.is_empty());
+        assert_eq!(crate::bench::verdict(&report).unwrap(), Exit::Solved);
+        let labels: Vec<String> = report.choices.iter().map(Choice::label).collect();
+        assert_eq!(labels, ["right/varisat", "slow"]);
+        assert_eq!(report.reference.label(), "slow");
+        let right = &report.summary[0];
+        assert_eq!((right.decided, right.cases, right.compared), (2, 2, 2));
+        assert!((right.ratio.unwrap() - 0.25).abs() < 1e-9);
+        assert_eq!(report.rows.len(), 4);
+        assert!(report.rows.iter().all(|r| r.runs == 3 && r.decided()));
+    }
+}

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod mutate;
+pub mod render;
 pub mod sokoban;
 
 use std::path::{Path, PathBuf};
