@@ -441,3 +441,82 @@ fn bad_bench_arguments_are_refused_with_status_2() {
         );
     }
 }
+
+/// `--solver` on every command: the same answer from every solver this build has (the
+/// same bytes where the answer is canonical: every solution or game in gridsat's order, a
+/// count; for Sokoban, whose plan may be any optimal one, the proven pushes and moves).
+#[test]
+fn every_command_answers_the_same_with_every_solver() {
+    let (map, _) = first_maps("set-2018-smallmaps", 3);
+    let maps = write_temp(&map);
+    let cnf = tempfile::NamedTempFile::new().unwrap();
+    let cnf_path = cnf.path().to_str().unwrap();
+    let written = gridsat(&[
+        "battleship",
+        "examples/battleship/puzzle10.txt",
+        "--dimacs",
+        cnf_path,
+    ]);
+    assert_eq!(written.status.code(), Some(0));
+    let commands: Vec<Vec<&str>> = vec![
+        vec![
+            "star-battle",
+            "examples/star-battle/twonot2.txt",
+            "--stars",
+            "3",
+            "--all",
+        ],
+        vec![
+            "star-battle",
+            "examples/star-battle/twonot1.txt",
+            "--stars",
+            "2",
+            "--unique",
+        ],
+        vec!["battleship", "examples/battleship/puzzle10.txt", "--count"],
+        vec![
+            "battleship",
+            "examples/battleship/puzzle1.txt",
+            "--determined",
+        ],
+        vec!["full-board", maps.path().to_str().unwrap()],
+        vec!["full-board", maps.path().to_str().unwrap(), "--no-search"],
+        vec![
+            "sokoban",
+            "examples/sokoban/microban-1-10.xsb",
+            "--level",
+            "3",
+            "--method",
+            "sat",
+        ],
+        vec!["count-cnf", cnf_path],
+    ];
+    for command in &commands {
+        let answers: Vec<(Option<i32>, String)> = solvers()
+            .iter()
+            .map(|solver| {
+                let out = gridsat(&[&command[..], &["--solver", solver]].concat());
+                let text = stdout(&out);
+                let text = if command[0] == "sokoban" {
+                    text.lines()
+                        .filter(|l| l.starts_with("pushes:") || l.starts_with("moves:"))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                } else {
+                    text
+                };
+                (out.status.code(), text)
+            })
+            .collect();
+        assert!(answers[0].1.len() > 1, "{command:?}: {answers:?}");
+        assert!(
+            answers.iter().all(|a| *a == answers[0]),
+            "{command:?}: {answers:?}"
+        );
+        // And the default is varisat.
+        let default = gridsat(command);
+        if command[0] != "sokoban" {
+            assert_eq!(stdout(&default), answers[0].1, "{command:?}");
+        }
+    }
+}

@@ -52,8 +52,10 @@ pub enum BenchFormat {
     Svg,
 }
 
-/// The flags every bench takes.
+/// The flags every bench takes. `--timeout` is the shared flag, with the bench's meaning
+/// of giving up: a run past it is "not decided", and the bench goes on.
 #[derive(Clone, Debug, clap::Args)]
+#[command(mut_arg("timeout", |arg| arg.help(TIMEOUT_HELP)))]
 pub struct BenchArgs {
     /// Puzzle files (a file of several maps or levels is one case per map or level).
     #[arg(required = true, value_name = "FILE")]
@@ -84,6 +86,9 @@ pub struct BenchArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
 }
+
+const TIMEOUT_HELP: &str = "Stop each run (one choice on one map, level or file) after \
+SECONDS: it counts as not decided, slower than every run that finished";
 
 pub const EXAMPLES: &str = "\
 Examples:

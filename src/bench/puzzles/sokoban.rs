@@ -20,12 +20,12 @@ use std::time::{Duration, Instant};
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    #[command(flatten)]
-    pub bench: BenchArgs,
-
     /// Only level N of each file (1-based) [default: every level].
     #[arg(long, value_name = "N")]
     pub level: Option<usize>,
+
+    #[command(flatten)]
+    pub bench: BenchArgs,
 }
 
 impl Args {
