@@ -15,9 +15,6 @@ use std::path::PathBuf;
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    #[command(flatten)]
-    pub bench: BenchArgs,
-
     /// Stars per zone, row and column [default: the one each file states].
     #[arg(long, short)]
     pub stars: Option<usize>,
@@ -25,6 +22,9 @@ pub struct Args {
     /// Row and column rule.
     #[arg(long, value_enum, default_value_t = RuleArg::AtMost)]
     pub rule: RuleArg,
+
+    #[command(flatten)]
+    pub bench: BenchArgs,
 }
 
 impl Args {
