@@ -6,7 +6,7 @@
 //! is the number of solutions it proved by then (`at least N`, exit status 4); see
 //! `solver::count::search` for why that bound is sound.
 
-use crate::cli::{Exit, Format, LimitArgs, OutputArgs};
+use crate::cli::{Exit, Format, LimitArgs, OutputArgs, SolverArgs};
 use crate::dimacs::read_dimacs;
 use crate::solver::count::{Count, Engine, SearchStats, Solutions};
 use gridsat_encodings::cnf::Cnf;
@@ -23,7 +23,9 @@ use std::ops::ControlFlow;
     gridsat count-cnf --timeout 10 --format json formula.cnf\n\n\
     The projection is the union of the file's `c p show V1 V2 ... 0` lines (or `c ind ... 0`);\n\
     without one, every variable is projected (plain model counting).\n\n\
-    --timeout bounds the count; once it is done, --list prints every solution."
+    --timeout bounds the count; once it is done, --list prints every solution.\n\n\
+    --solver is taken as on every command, but the count is the counting engine's alone:\n\
+    it calls no SAT solver."
 )]
 pub struct Args {
     /// DIMACS CNF file.
@@ -39,9 +41,13 @@ pub struct Args {
 
     #[command(flatten)]
     pub limits: LimitArgs,
+
+    #[command(flatten)]
+    pub solver: SolverArgs,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Exit> {
+    args.solver.choose();
     let budget = args.limits.budget();
     let cnf = read_dimacs(&args.file)?;
     let engine = Engine::new(&cnf).budget(&budget);

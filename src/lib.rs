@@ -2,6 +2,7 @@
 
 pub mod answer;
 pub mod battleship;
+pub mod bench;
 pub mod cli;
 pub mod count_cnf;
 pub mod dimacs;

@@ -33,9 +33,10 @@ enum Command {
     Sokoban(gridsat::sokoban::cli::Args),
     /// Count the models of a DIMACS CNF file, projected on its `c p show` line.
     CountCnf(gridsat::count_cnf::Args),
-    /// Benchmarks: compare CNF encodings on one puzzle.
+    /// Benchmarks: every encoding, search and SAT solver a puzzle has, timed on the same
+    /// files, with the answers compared.
     #[command(subcommand)]
-    Bench(Bench),
+    Bench(gridsat::bench::Command),
     /// Generate puzzles with exactly one solution (proven), reproducible from a seed.
     #[command(subcommand)]
     Generate(Generate),
@@ -49,12 +50,6 @@ enum Generate {
     Battleship(gridsat::battleship::generate::Args),
 }
 
-#[derive(Subcommand)]
-enum Bench {
-    /// Star Battle: one row per cardinality encoding.
-    StarBattle(gridsat::star_battle::bench::Args),
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
@@ -63,7 +58,7 @@ fn main() -> ExitCode {
         Command::FullBoard(args) => gridsat::full_board::cli::run(args),
         Command::Sokoban(args) => gridsat::sokoban::cli::run(args),
         Command::CountCnf(args) => gridsat::count_cnf::run(args),
-        Command::Bench(Bench::StarBattle(args)) => gridsat::star_battle::bench::run(args),
+        Command::Bench(command) => gridsat::bench::run(command),
         Command::Generate(Generate::StarBattle(args)) => gridsat::star_battle::generate::run(args),
         Command::Generate(Generate::Battleship(args)) => gridsat::battleship::generate::run(args),
     };

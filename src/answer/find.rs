@@ -15,7 +15,7 @@ use crate::cli::Mode;
 use crate::limits::{wait_for, Budget};
 use crate::solver::count::Count;
 use crate::solver::count::Stopped;
-use crate::solver::{count_all_within, AllSolutions, Session, Uniqueness};
+use crate::solver::{count_all_within, AllSolutions, Session, SolverError, Uniqueness};
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -91,9 +91,10 @@ pub fn find<P: BoardPuzzle>(puzzle: Arc<P>, mode: Mode, budget: &Budget) -> anyh
     };
     match result {
         Some(Ok(Some(answer))) => Ok(answer),
-        Some(Err(e)) => Err(e),
-        // Stopped at the budget, or abandoned inside a solver call.
-        Some(Ok(None)) | None => {
+        Some(Err(e)) if !SolverError::is_interruption(&e) => Err(e),
+        // Stopped at the budget (between solver calls, or inside one that can be
+        // interrupted), or abandoned inside a solver call.
+        Some(Ok(None)) | Some(Err(_)) | None => {
             let mut partial = partial.lock().unwrap_or_else(|e| e.into_inner());
             let mut boards = std::mem::take(&mut partial.boards);
             boards.sort();
@@ -115,9 +116,14 @@ fn compute<P: BoardPuzzle>(
     partial: &Shared,
 ) -> anyhow::Result<Option<Answer>> {
     let cnf = puzzle.cnf();
+    let session = || {
+        let mut session = Session::new(cnf);
+        session.stop_at(budget);
+        session
+    };
     Ok(Some(match mode {
         Mode::One => {
-            let found = Session::new(cnf).solve()?;
+            let found = session().solve()?;
             Answer::One(found.map(|v| checked(puzzle, &v)).transpose()?)
         }
         Mode::All { limit: Some(limit) } => {
@@ -149,14 +155,14 @@ fn compute<P: BoardPuzzle>(
             },
             Err(stopped) => return Ok(stopped_at(stopped, partial)),
         },
-        Mode::Unique => Answer::Unique(match Session::new(cnf).uniqueness()? {
+        Mode::Unique => Answer::Unique(match session().uniqueness()? {
             Uniqueness::NoSolution => Verdict::NoSolution,
             Uniqueness::Unique(a) => Verdict::Unique(checked(puzzle, &a)?),
             Uniqueness::Multiple(a, b) => {
                 Verdict::Multiple(checked(puzzle, &a)?, checked(puzzle, &b)?)
             }
         }),
-        Mode::Determined => Answer::Determined(Session::new(cnf).determined()?),
+        Mode::Determined => Answer::Determined(session().determined()?),
         Mode::Repair => match report(puzzle, budget)? {
             Report::Stopped => return Ok(None),
             found => Answer::Repair(found),
@@ -192,6 +198,7 @@ fn by_blocking<P: BoardPuzzle>(
     let cnf = puzzle.cnf();
     let (rows, cols) = puzzle.size();
     let mut session = Session::new(cnf);
+    session.stop_at(budget);
     let mut boards = BoardList::new(rows * cols);
     let mut more = false;
     loop {

@@ -7,7 +7,9 @@ use super::puzzle::Battleship;
 use super::url::read_url;
 use crate::answer::{answer, BoardPuzzle};
 use crate::cli::flags::print_cnf_size;
-use crate::cli::{CardArgs, CnfArgs, Exit, Format, LimitArgs, Mode, ModeArgs, OutputArgs};
+use crate::cli::{
+    CardArgs, CnfArgs, Exit, Format, LimitArgs, Mode, ModeArgs, OutputArgs, SolverArgs,
+};
 use crate::input::url::is_url;
 use crate::input::{read_puzzle_file, InputError};
 use anyhow::bail;
@@ -77,6 +79,9 @@ pub struct Args {
 
     #[command(flatten)]
     pub card: CardArgs,
+
+    #[command(flatten)]
+    pub solver: SolverArgs,
 }
 
 impl Args {
@@ -90,6 +95,7 @@ impl Args {
             limits: LimitArgs::default(),
             cnf: CnfArgs::default(),
             card: CardArgs::default(),
+            solver: SolverArgs::default(),
         }
     }
 
@@ -106,6 +112,7 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
 
 /// The whole command, answering on `out`.
 pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<Exit> {
+    args.solver.choose();
     if args.find_all_solutions.is_some() && args.modern() {
         bail!(
             "find_all_solutions is the course's command line; with --all, --count, --unique, \
@@ -128,7 +135,7 @@ pub fn run_to(args: &Args, out: &mut impl Write) -> anyhow::Result<Exit> {
 }
 
 /// Reads the puzzle a file or a puzz.link URL gives.
-fn load(path: &Path) -> anyhow::Result<Puzzle> {
+pub fn load(path: &Path) -> anyhow::Result<Puzzle> {
     let name = path.to_string_lossy();
     if is_url(&name) {
         return Ok(read_url(&name)?);

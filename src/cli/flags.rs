@@ -2,6 +2,7 @@
 //! a flag means the same on every command that has it.
 
 use crate::limits::{parse_timeout, Budget};
+use crate::solver::backend::{self, Backend};
 use anyhow::Context;
 use gridsat_encodings::card::CardEncoding;
 use gridsat_encodings::cnf::Cnf;
@@ -241,6 +242,24 @@ pub fn print_cnf_size(what: &str, cnf: &Cnf) {
             g.num_clauses(),
             g.num_vars()
         );
+    }
+}
+
+/// `--solver`.
+#[derive(Clone, Debug, Default, clap::Args)]
+#[command(next_help_heading = "Solver")]
+pub struct SolverArgs {
+    /// SAT solver: varisat (pure Rust, always built) or cadical (CaDiCaL, in a build
+    /// with `--features cadical`). The answers are the same; only the time differs.
+    #[arg(long, value_name = "SOLVER", default_value = "varisat")]
+    pub solver: Backend,
+}
+
+impl SolverArgs {
+    /// Makes the chosen solver the one every SAT call of this command uses: call it
+    /// before any solving.
+    pub fn choose(&self) {
+        backend::choose(self.solver);
     }
 }
 

@@ -11,4 +11,6 @@ pub mod exit;
 pub mod flags;
 
 pub use exit::Exit;
-pub use flags::{CardArgs, CnfArgs, Format, HorizonArgs, LimitArgs, Mode, ModeArgs, OutputArgs};
+pub use flags::{
+    CardArgs, CnfArgs, Format, HorizonArgs, LimitArgs, Mode, ModeArgs, OutputArgs, SolverArgs,
+};

@@ -14,7 +14,7 @@ use super::verdict::Verdict;
 use crate::answer::items::ItemPrinter;
 use crate::cli::flags::{print_cnf_size, write_dimacs};
 use crate::cli::{
-    CardArgs, CnfArgs, Exit, Format, HorizonArgs, LimitArgs, Mode, ModeArgs, OutputArgs,
+    CardArgs, CnfArgs, Exit, Format, HorizonArgs, LimitArgs, Mode, ModeArgs, OutputArgs, SolverArgs,
 };
 use crate::input::{read_puzzle_file, InputError};
 use gridsat_encodings::card::CardEncoding;
@@ -69,6 +69,9 @@ pub struct Args {
     #[command(flatten)]
     pub card: CardArgs,
 
+    #[command(flatten)]
+    pub solver: SolverArgs,
+
     /// CNF encoding, used when the bounded search does not decide the map (see
     /// --no-search).
     #[arg(long, value_enum, default_value_t = EncodingChoice::Segments, help_heading = "CNF")]
@@ -109,6 +112,7 @@ impl From<EncodingChoice> for Encoding {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Exit> {
+    args.solver.choose();
     let mode = args.mode.mode(Mode::All { limit: None })?;
     if mode == Mode::Repair {
         anyhow::bail!(
@@ -249,7 +253,7 @@ fn file_name_from_stdin() -> anyhow::Result<PathBuf> {
     Ok(PathBuf::from(name))
 }
 
-fn read_maps(path: &Path) -> anyhow::Result<Vec<MapEntry>> {
+pub fn read_maps(path: &Path) -> anyhow::Result<Vec<MapEntry>> {
     let text = read_puzzle_file(path)?;
     Ok(parse_maps(&text).map_err(|e| InputError::new(path, e))?)
 }

@@ -6,6 +6,7 @@ use crate::limits::Budget;
 use gridsat_encodings::card::CardEncoding;
 use gridsat_encodings::full_board::{Encoding, Plan};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 #[derive(Copy, Clone, Debug)]
 pub struct Options {
@@ -52,6 +53,8 @@ pub struct Proven {
     pub minimum: Option<usize>,
     /// Games of the minimum found so far (not yet replayed).
     pub games: Vec<Plan>,
+    /// When the first of them was found (for `bench full-board`).
+    pub first_game_at: Option<Instant>,
 }
 
 /// A handle on a map's `Proven`, shared by the threads that work on it and the one
@@ -82,7 +85,10 @@ impl Progress {
 
     /// A game of the minimum was found.
     pub fn game(&self, plan: &Plan) {
-        self.update(|p| p.games.push(plan.clone()));
+        self.update(|p| {
+            p.first_game_at.get_or_insert_with(Instant::now);
+            p.games.push(plan.clone());
+        });
     }
 
     pub fn snapshot(&self) -> Proven {

@@ -184,13 +184,21 @@ pub enum Cover {
     Stopped,
 }
 
-/// `line_cover`, asking the budget before every solver call and reporting every bound
-/// it proves to the context's progress.
+/// `line_cover`, asking the budget before every solver call (and, on a backend that can
+/// be interrupted, during it) and reporting every bound it proves to the context's
+/// progress.
 pub fn line_cover_within(
     board: &Board,
     stop_rule: bool,
     cx: &Context,
 ) -> Result<Cover, SolverError> {
+    match cover_search(board, stop_rule, cx) {
+        Err(SolverError::Interrupted) => Ok(Cover::Stopped),
+        other => other,
+    }
+}
+
+fn cover_search(board: &Board, stop_rule: bool, cx: &Context) -> Result<Cover, SolverError> {
     let n = board.open_cells().len();
     if n <= 1 {
         return Ok(Cover::AtLeast(0));
@@ -202,6 +210,7 @@ pub fn line_cover_within(
         LineCover::without_stop_rule(&mut cnf, board, CardEncoding::Totalizer)
     };
     let mut session = Session::new(&cnf);
+    session.stop_at(&cx.budget);
     if session.solve()?.is_none() {
         return Ok(Cover::None);
     }

@@ -3,8 +3,9 @@
 //! against the successor encoding's proof that no game exists, on helper threads.
 //!
 //! Every search asks the context's budget before each solver call and reports what it
-//! proves to the context's progress. A solver call itself cannot be interrupted: a
-//! thread inside one runs on until it returns (see `Busy`).
+//! proves to the context's progress. A varisat call cannot be interrupted: a thread
+//! inside one runs on until it returns (see `Busy`); a CaDiCaL call stops at the budget
+//! too (`Session::stop_at`), and the search then stops as at a check between calls.
 
 use super::context::Context;
 use super::verdict::Proof;
@@ -147,7 +148,7 @@ pub fn race(board: &Board, cx: &Context, bound: usize) -> Result<Outcome, Solver
     };
     let game_found = Arc::new(AtomicBool::new(false));
     if !cx.options.parallel_refutation || BUSY_HELPERS.load(Ordering::SeqCst) > 0 {
-        return by_segments(board, cx, start, &game_found);
+        return at_budget(by_segments(board, cx, start, &game_found));
     }
     // Both sides stop when the map is decided (or the caller's budget runs out).
     let race = cx.child();
@@ -161,7 +162,7 @@ pub fn race(board: &Board, cx: &Context, bound: usize) -> Result<Outcome, Solver
             Busy::start(),
         );
         std::thread::spawn(move || {
-            let found = by_segments(&board, &cx, start, &game_found);
+            let found = at_budget(by_segments(&board, &cx, start, &game_found));
             game_found.store(true, Ordering::SeqCst);
             drop(busy);
             let _ = tx.send(Finding::Segments(found));
@@ -221,12 +222,22 @@ pub fn race(board: &Board, cx: &Context, bound: usize) -> Result<Outcome, Solver
     }
 }
 
+/// A solver call stopped at the budget stops a search as the budget check between
+/// calls does.
+fn at_budget(result: Result<Outcome, SolverError>) -> Result<Outcome, SolverError> {
+    match result {
+        Err(SolverError::Interrupted) => Ok(Outcome::Stopped(Halt::Budget)),
+        other => other,
+    }
+}
+
 /// The successor encoding without a move bound: a proof that no game wins, if it is
 /// unsatisfiable (`None` when a game exists).
 fn any_game_by_successor(board: &Board, cx: &Context) -> Result<Option<Proof>, SolverError> {
     let mut cnf = Cnf::new();
     let _successor = Successor::new(&mut cnf, board, cx.options.card, 0);
     let mut session = Session::new(&cnf);
+    session.stop_at(&cx.budget);
     let t = Instant::now();
     let result = session.solve()?;
     if cx.options.verbose {
@@ -266,6 +277,7 @@ fn by_segments(
         segments.tie_to_cover(cover);
     }
     let mut session = Session::new(&cnf);
+    session.stop_at(&cx.budget);
     for k in bound..n {
         if cx.stopped() {
             return Ok(Outcome::Stopped(Halt::Budget));
@@ -333,6 +345,10 @@ fn by_segments(
 /// One horizon-free formula: unsatisfiable means no game at all; otherwise tighten the
 /// move bound under assumptions until it fails.
 pub fn by_successor(board: &Board, cx: &Context, lower: usize) -> Result<Outcome, SolverError> {
+    at_budget(successor_search(board, cx, lower))
+}
+
+fn successor_search(board: &Board, cx: &Context, lower: usize) -> Result<Outcome, SolverError> {
     let n = board.open_cells().len();
     let verbose = cx.options.verbose;
     let mut cap = n.min(4 * (board.rows() + board.cols()));
@@ -340,6 +356,7 @@ pub fn by_successor(board: &Board, cx: &Context, lower: usize) -> Result<Outcome
         let mut cnf = Cnf::new();
         let successor = Successor::new(&mut cnf, board, cx.options.card, cap);
         let mut session = Session::new(&cnf);
+        session.stop_at(&cx.budget);
         if verbose {
             eprintln!(
                 "successor: {} variables, {} clauses (moves counted up to {cap})",

@@ -17,6 +17,7 @@ use super::search::{by_successor, race, Busy, Halt, Outcome};
 use super::verdict::{Game, GaveUp, Proof, Refutation, Verdict};
 use crate::error::InternalError;
 use crate::limits::{wait_for, Budget};
+use crate::solver::SolverError;
 use gridsat_encodings::full_board::{Board, Encoding, Plan};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -24,11 +25,7 @@ use std::time::Duration;
 /// Decides `board`: the minimum and its games, or a proof that nothing wins (or, at the
 /// segments encoding's memory bound, what was proven before it).
 pub fn solve(board: &Board, options: &Options) -> anyhow::Result<Verdict> {
-    let cx = Context::unlimited(*options);
-    match decide(board, &cx)? {
-        Ok(verdict) => Ok(verdict),
-        Err(halt) => gave_up(board, cx.progress.snapshot(), halt_reason(halt, None)),
-    }
+    solve_watched(board, options, None, Progress::default())
 }
 
 /// `solve` within `timeout` (none: `solve` itself, on this thread). When the time runs
@@ -38,14 +35,29 @@ pub fn solve_within(
     options: &Options,
     timeout: Option<Duration>,
 ) -> anyhow::Result<Verdict> {
-    let Some(limit) = timeout else {
-        return solve(board, options);
-    };
+    solve_watched(board, options, timeout, Progress::default())
+}
+
+/// `solve_within`, reporting to `progress` as it goes (the bench reads when the first
+/// game was found).
+pub fn solve_watched(
+    board: &Board,
+    options: &Options,
+    timeout: Option<Duration>,
+    progress: Progress,
+) -> anyhow::Result<Verdict> {
     let cx = Context {
         options: *options,
-        budget: Budget::starting_now(Some(limit)),
-        progress: Progress::default(),
+        budget: Budget::starting_now(timeout),
+        progress,
     };
+    if timeout.is_none() {
+        // Nothing to watch: the work runs here.
+        return match decide(board, &cx)? {
+            Ok(verdict) => Ok(verdict),
+            Err(halt) => gave_up(board, cx.progress.snapshot(), halt_reason(halt, None)),
+        };
+    }
     let worker = Arc::new(Mutex::new(Worker::default()));
     let work = {
         let (board, cx, worker) = (board.clone(), cx.clone(), worker.clone());
@@ -61,6 +73,11 @@ pub fn solve_within(
     match wait_for(&cx.budget, work) {
         Some(Ok(Ok(verdict))) => Ok(verdict),
         Some(Ok(Err(halt))) => gave_up(board, cx.progress.snapshot(), halt_reason(halt, timeout)),
+        Some(Err(error)) if SolverError::is_interruption(&error) => gave_up(
+            board,
+            cx.progress.snapshot(),
+            halt_reason(Halt::Budget, timeout),
+        ),
         Some(Err(error)) => Err(error),
         None => {
             worker

@@ -9,9 +9,9 @@ use super::search::{astar, bfs, moves, portfolio};
 use super::{Limits, Outcome};
 use crate::answer::items::ItemPrinter;
 use crate::cli::flags::{print_cnf_size, write_dimacs};
-use crate::cli::{CnfArgs, Exit, Format, HorizonArgs, LimitArgs, OutputArgs};
+use crate::cli::{CnfArgs, Exit, Format, HorizonArgs, LimitArgs, OutputArgs, SolverArgs};
 use crate::input::{read_puzzle_file, InputError};
-use gridsat_encodings::sokoban::Pruning;
+use gridsat_encodings::sokoban::{Level, Pruning};
 use std::time::Instant;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -28,7 +28,7 @@ pub enum Method {
 }
 
 impl Method {
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Method::Sat => "sat",
             Method::Bfs => "bfs",
@@ -36,6 +36,23 @@ impl Method {
             Method::Portfolio => "portfolio",
         }
     }
+
+    /// The default of `--max-states` for this method.
+    pub fn default_max_states(self) -> usize {
+        match self {
+            Method::Bfs => 5_000_000,
+            _ => 40_000_000,
+        }
+    }
+}
+
+/// How a level is searched: the method and its knobs (from the command line, or one of
+/// `bench sokoban`'s choices).
+#[derive(Copy, Clone, Debug)]
+pub struct Strategy {
+    pub method: Method,
+    pub sat: SatOptions,
+    pub astar: astar::Options,
 }
 
 const AFTER_HELP: &str = "\
@@ -127,6 +144,8 @@ pub struct Args {
     pub cnf: CnfArgs,
     #[command(flatten)]
     pub horizon: HorizonArgs,
+    #[command(flatten)]
+    pub solver: SolverArgs,
 
     /// SAT (and --dimacs), for measurements: leave out these optional clause families
     /// (all are sound, so only the time changes; docs/sokoban.md says what each one does).
@@ -185,10 +204,17 @@ impl Args {
         pruning
     }
 
-    fn sat_options(&self) -> SatOptions {
-        SatOptions {
-            pruning: self.pruning(),
-            trace: self.output.stats,
+    fn strategy(&self) -> Strategy {
+        Strategy {
+            method: self.method,
+            sat: SatOptions {
+                pruning: self.pruning(),
+                trace: self.output.stats,
+            },
+            astar: astar::Options {
+                pi_corrals: !self.no_corrals,
+                split_after: (!self.no_split).then_some(astar::SPLIT_AFTER),
+            },
         }
     }
 
@@ -196,10 +222,7 @@ impl Args {
     fn limits(&self) -> Limits {
         Limits {
             budget: self.limits.budget(),
-            max_states: self.max_states.unwrap_or(match self.method {
-                Method::Bfs => 5_000_000,
-                _ => 40_000_000,
-            }),
+            max_states: self.max_states.unwrap_or(self.method.default_max_states()),
             max_clauses: self.max_clauses,
             max_pushes: self.max_pushes,
             max_plans: self.max_plans.max(1),
@@ -209,6 +232,7 @@ impl Args {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Exit> {
+    args.solver.choose();
     args.output
         .format
         .require("sokoban", &[Format::Text, Format::Json, Format::Svg])?;
@@ -218,7 +242,8 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
     let portfolio = portfolio::Portfolio::default();
     let mut printer = ItemPrinter::new(std::io::stdout().lock(), args.output.format);
     for entry in &entries {
-        let (outcome, run) = solve_level(entry, args, &portfolio)?;
+        let (outcome, run) =
+            solve_level(&entry.level, args.strategy(), &args.limits(), &portfolio)?;
         let formula_horizon = default_horizon(&entry.level, &outcome);
         let report = LevelReport::checked(entry, outcome, run, args.boards)?;
         if args.output.stats {
@@ -271,32 +296,31 @@ fn write_formula(
     write_dimacs(&formula.cnf, &path)
 }
 
-fn solve_level(
-    entry: &LevelEntry,
-    args: &Args,
+/// Searches `level` with `strategy` within `limits`: the outcome (not yet replayed) and
+/// how the search went.
+pub fn solve_level(
+    level: &Level,
+    strategy: Strategy,
+    limits: &Limits,
     portfolio: &portfolio::Portfolio,
 ) -> anyhow::Result<(Outcome, Run)> {
-    let level = &entry.level;
     let started = Instant::now();
-    let limits = args.limits();
+    let limits = limits.clone();
+    let method = strategy.method;
     let mut run = Run {
-        method: args.method.name(),
+        method: method.name(),
         ..Run::default()
     };
-    let outcome = match args.method {
+    let outcome = match method {
         Method::Sat => {
-            let (o, size, first) = solve_until_deadline(level, &limits, args.sat_options())?;
+            let (o, size, first) = solve_until_deadline(level, &limits, strategy.sat)?;
             run.encoding = Some(size);
             run.push_seconds = first;
             o
         }
         Method::Bfs => bfs::search(level, &limits),
         Method::Astar => {
-            let options = astar::Options {
-                pi_corrals: !args.no_corrals,
-                split_after: (!args.no_split).then_some(astar::SPLIT_AFTER),
-            };
-            let (o, stats) = astar::search_with(level, &limits, options);
+            let (o, stats) = astar::search_with(level, &limits, strategy.astar);
             run.search = Some(stats);
             match o {
                 Outcome::Solved(solution) => {
@@ -309,7 +333,7 @@ fn solve_level(
             }
         }
         Method::Portfolio => {
-            let r = portfolio.solve(level, &limits, args.sat_options())?;
+            let r = portfolio.solve(level, &limits, strategy.sat)?;
             run.proved_by = r.winner.map(portfolio::Winner::name);
             run.moves_search = r.moves;
             run.encoding = Some(r.encoding);
@@ -317,8 +341,8 @@ fn solve_level(
             r.outcome
         }
     };
-    if args.method != Method::Portfolio && !matches!(outcome, Outcome::GaveUp { .. }) {
-        run.proved_by = Some(args.method.name());
+    if method != Method::Portfolio && !matches!(outcome, Outcome::GaveUp { .. }) {
+        run.proved_by = Some(method.name());
     }
     run.seconds = started.elapsed().as_secs_f64();
     // The breadth-first search proves push-optimality when it stops.

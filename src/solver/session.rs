@@ -1,7 +1,7 @@
 //! Solving a CNF: one solution, up to N with blocking clauses, a uniqueness verdict, and
 //! the primary variables that are the same in every solution.
 
-use super::backend::{SatBackend, SolverError, Varisat};
+use super::backend::{self, SatBackend, SolverError};
 use super::count::{Budgeted, Count, Stopped};
 use crate::limits::Budget;
 use gridsat_encodings::cnf::{Cnf, Lit, Var};
@@ -30,9 +30,10 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session on the default backend (varisat).
+    /// A session on the chosen backend (`backend::choose`; varisat unless `--solver`
+    /// said otherwise).
     pub fn new(cnf: &Cnf) -> Session {
-        Session::with_backend(cnf, Box::new(Varisat::default()))
+        Session::with_backend(cnf, backend::chosen().start())
     }
 
     pub fn with_backend(cnf: &Cnf, mut backend: Box<dyn SatBackend>) -> Session {
@@ -65,6 +66,13 @@ impl Session {
 
     pub fn num_vars(&self) -> usize {
         self.num_vars
+    }
+
+    /// Stops a solver call once `budget` has expired, where the backend can be
+    /// interrupted (CaDiCaL; see `SatBackend::stop_at`): the call then fails with
+    /// `SolverError::Interrupted`. Without it a call runs to its end.
+    pub fn stop_at(&mut self, budget: &Budget) {
+        self.backend.stop_at(budget);
     }
 
     /// A fresh variable, for activation literals added after construction.
@@ -130,10 +138,11 @@ impl Session {
         Ok(found.expect("an enumeration without a budget is never stopped"))
     }
 
-    /// `enumerate` within `budget`, which is looked at before every SAT call: how many
-    /// solutions were visited, or when the budget ran out first, that many as a lower
-    /// bound. A SAT call itself cannot be interrupted (run the whole enumeration under
-    /// `limits::wait_for` for a hard deadline).
+    /// `enumerate` within `budget`, which is looked at before every SAT call (and by a
+    /// backend that can be interrupted, during it): how many solutions were visited, or
+    /// when the budget ran out first, that many as a lower bound. A varisat call cannot
+    /// be interrupted (run the whole enumeration under `limits::wait_for` for a hard
+    /// deadline).
     pub fn enumerate_within(
         &mut self,
         limit: Option<u64>,
@@ -151,14 +160,23 @@ impl Session {
         mut visit: impl FnMut(&[bool]) -> ControlFlow<()>,
     ) -> Result<Budgeted<u64>, SolverError> {
         let mut found = 0;
+        if let Some(budget) = budget {
+            self.stop_at(budget);
+        }
+        let stopped = |found| {
+            Ok(Err(Stopped {
+                at_least: Count::from(found),
+            }))
+        };
         while limit.is_none_or(|l| found < l) {
             if budget.is_some_and(Budget::expired) {
-                return Ok(Err(Stopped {
-                    at_least: Count::from(found),
-                }));
+                return stopped(found);
             }
-            let Some(values) = self.solve_under(assumptions)? else {
-                break;
+            let values = match self.solve_under(assumptions) {
+                Ok(Some(values)) => values,
+                Ok(None) => break,
+                Err(SolverError::Interrupted) => return stopped(found),
+                Err(e) => return Err(e),
             };
             found += 1;
             self.block(&values);

@@ -6,7 +6,9 @@ use super::puzzle::StarBattle;
 use super::url::read_url;
 use crate::answer::{answer, BoardPuzzle};
 use crate::cli::flags::print_cnf_size;
-use crate::cli::{CardArgs, CnfArgs, Exit, Format, LimitArgs, Mode, ModeArgs, OutputArgs};
+use crate::cli::{
+    CardArgs, CnfArgs, Exit, Format, LimitArgs, Mode, ModeArgs, OutputArgs, SolverArgs,
+};
 use crate::input::url::is_url;
 use crate::input::{read_puzzle_file, InputError};
 use anyhow::bail;
@@ -99,9 +101,13 @@ pub struct Args {
 
     #[command(flatten)]
     pub card: CardArgs,
+
+    #[command(flatten)]
+    pub solver: SolverArgs,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Exit> {
+    args.solver.choose();
     let parsed = load(&args.input)?;
     let card = args.card.or(CardEncoding::SequentialCounter);
     if !args.course.is_empty() {

@@ -3,9 +3,9 @@
 //! `check` is the independent rule checker, `draw` the boards and the course's output
 //! file, `file` writes a puzzle in the two file formats and `url` reads and writes it as
 //! a puzz.link URL, `course` the course program's command line, `cli` the command,
-//! `bench` the encodings compared.
+//! `generate` makes unique puzzles. Its encodings are compared by `gridsat bench
+//! star-battle` (`crate::bench`).
 
-pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod course;

@@ -96,7 +96,8 @@ fn refine(
     trace: bool,
 ) -> anyhow::Result<PlanFormula> {
     let analysis = Analysis::new(level);
-    let mut search = Search::new(PlanEncoding::with_pruning(level, &analysis, pruning), trace);
+    let encoding = PlanEncoding::with_pruning(level, &analysis, pruning);
+    let mut search = Search::new(encoding, limits, trace);
     search.encoding.extend_to(horizon);
     let asked = search.encoding.horizon(horizon);
     let mut plans = 0;

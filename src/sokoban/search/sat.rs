@@ -118,10 +118,14 @@ pub(super) struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    pub(super) fn new(encoding: PlanEncoding<'a>, trace: bool) -> Search<'a> {
+    /// A search whose solver calls stop at `limits`' budget where the backend can be
+    /// interrupted (and between calls in any case, see `real_plan`).
+    pub(super) fn new(encoding: PlanEncoding<'a>, limits: &Limits, trace: bool) -> Search<'a> {
+        let mut session = Session::new(&Cnf::new());
+        session.stop_at(&limits.budget);
         Search {
             encoding,
-            session: Session::new(&Cnf::new()),
+            session,
             sent: 0,
             calls: 0,
             trace,
@@ -156,7 +160,12 @@ impl<'a> Search<'a> {
             self.flush();
             self.calls += 1;
             let started = Instant::now();
-            let answer = self.session.solve_under(&assumptions)?;
+            let answer = match self.session.solve_under(&assumptions) {
+                Ok(answer) => answer,
+                // The backend stopped the call at the budget (see `Search::new`).
+                Err(SolverError::Interrupted) => return Ok(Answer::Stopped),
+                Err(e) => return Err(e),
+            };
             if self.trace {
                 eprintln!(
                     "horizon {} call {}: {} in {:.3} s ({} vars, {} clauses, {} loops)",
@@ -263,7 +272,8 @@ pub fn solve_with(
     }
     progress(Progress::NoPlanBelow(lower_bound));
     let positions = position_count(level, &analysis);
-    let mut search = Search::new(PlanEncoding::with_pruning(level, &analysis, pruning), trace);
+    let encoding = PlanEncoding::with_pruning(level, &analysis, pruning);
+    let mut search = Search::new(encoding, limits, trace);
     // Horizons of the wrong parity need no solver call: no plan has that many pushes.
     let parity = analysis::push_parity(level);
     let first = match parity {

@@ -1,25 +1,9 @@
-//! The SAT backend trait and its varisat implementation.
+//! varisat, a CDCL solver in pure Rust: the default backend, always built. Its calls
+//! cannot be interrupted (`stop_at` is the trait's no-op).
 
+use super::{SatBackend, SolverError};
 use gridsat_encodings::cnf::Lit;
 
-#[derive(Debug, thiserror::Error)]
-pub enum SolverError {
-    #[error("the SAT solver failed: {0}")]
-    Backend(String),
-}
-
-/// What the solver layer needs from a SAT solver: incremental clauses, solving under
-/// assumptions, and the last model. Another solver can be added by implementing this.
-pub trait SatBackend {
-    /// Adds a clause permanently.
-    fn add_clause(&mut self, clause: &[Lit]);
-    /// Solves under `assumptions` (literals taken as true for this call only).
-    fn solve_under(&mut self, assumptions: &[Lit]) -> Result<bool, SolverError>;
-    /// The value of every variable `0..num_vars` in the last satisfying assignment.
-    fn model(&self, num_vars: usize) -> Vec<bool>;
-}
-
-/// varisat, a CDCL solver in pure Rust.
 pub struct Varisat {
     solver: varisat::Solver<'static>,
 }
@@ -51,8 +35,7 @@ impl SatBackend for Varisat {
             .map_err(|e| SolverError::Backend(e.to_string()))
     }
 
-    fn model(&self, num_vars: usize) -> Vec<bool> {
-        // Variables the solver never saw (in no clause) are free; they read as false.
+    fn model(&mut self, num_vars: usize) -> Vec<bool> {
         let mut values = vec![false; num_vars];
         for lit in self.solver.model().unwrap_or_default() {
             let index = lit.var().index();
