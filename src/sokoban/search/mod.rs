@@ -24,6 +24,7 @@ pub mod moves;
 mod open;
 pub mod portfolio;
 mod positions;
+pub mod quick;
 pub mod sat;
 mod split;
 
