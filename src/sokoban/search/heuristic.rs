@@ -211,6 +211,20 @@ impl Heuristic<'_> {
         player: usize,
         boxes: &[usize],
     ) -> Option<u32> {
+        self.child_after(k, target, player, boxes, 1)
+    }
+
+    /// `child` after `pushes` pushes of box number `k` (a macro move of the quick
+    /// search). The other boxes still keep their sides: the player walks between the
+    /// pushes, never through a box that does not move.
+    pub(super) fn child_after(
+        &mut self,
+        k: usize,
+        target: usize,
+        player: usize,
+        boxes: &[usize],
+        pushes: u32,
+    ) -> Option<u32> {
         // The other boxes keep their sides (the player never walks through them), so
         // their rows are the expanded position's.
         debug_assert!(
@@ -225,20 +239,21 @@ impl Heuristic<'_> {
             self.spare_row = row;
             return None;
         }
-        // The push brought the box one push nearer its goal in the expanded position's
-        // matching: that matching, changed in this row only, costs one less, and no
-        // matching of the child costs less than that (consistency, module comment).
+        // The pushes brought the box as many pushes nearer its goal in the expanded
+        // position's matching: that matching, changed in this row only, costs that much
+        // less, and no matching of the child costs less than that (consistency, module
+        // comment: at most one less per push).
         let goal = self.goal_of[k];
-        let nearer = row[goal] != UNREACHABLE && row[goal] + 1 == self.costs[k][goal];
+        let nearer = row[goal] != UNREACHABLE && row[goal] + pushes == self.costs[k][goal];
         if nearer && !cfg!(debug_assertions) {
             self.spare_row = row;
-            return Some(self.bound - 1);
+            return Some(self.bound - pushes);
         }
         std::mem::swap(&mut row, &mut self.costs[k]);
         let bound = self.parent.resolve_row(&self.costs, k, &mut self.child);
         std::mem::swap(&mut row, &mut self.costs[k]);
         self.spare_row = row;
-        debug_assert!(!nearer || bound == Some(self.bound - 1));
+        debug_assert!(!nearer || bound == Some(self.bound - pushes));
         bound
     }
 }

@@ -93,7 +93,7 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
                 if !improve {
                     stop_astar.cancel();
                     run.wait_for_astar(&rx);
-                    return Ok(run.finish());
+                    return Ok(run.finish(started));
                 }
             }
             Ok(Message::QuickDone(reason, stats)) => {
@@ -101,7 +101,7 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
                 run.quick_stats = stats;
                 run.reasons.push(format!("quick: {reason}"));
                 if astar_done {
-                    return Ok(run.finish());
+                    return Ok(run.finish(started));
                 }
             }
             Ok(Message::Astar(outcome, stats)) => {
@@ -116,7 +116,7 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
                         run.reasons.push(format!("astar: {reason}"));
                         if quick_done || run.best.is_some() && run.bound >= run.best_len() {
                             stop_quick.cancel();
-                            return Ok(run.finish());
+                            return Ok(run.finish(started));
                         }
                     }
                     proven => {
@@ -131,7 +131,7 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
                 if !astar_done {
                     run.wait_for_astar(&rx);
                 }
-                return Ok(run.finish());
+                return Ok(run.finish(started));
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return Err(crate::error::InternalError::new(
@@ -232,7 +232,7 @@ impl Run {
     }
 
     /// The outcome from the best plan and the bound (gave up without a plan).
-    fn finish(mut self) -> Anytime {
+    fn finish(mut self, started: Instant) -> Anytime {
         if let Some(q) = &mut self.quick {
             q.stored = self.quick_stats.stored;
             q.expanded = self.quick_stats.expanded;
@@ -256,9 +256,9 @@ impl Run {
             ),
         };
         Anytime {
+            push_seconds: proved_by.map(|_| started.elapsed().as_secs_f64()),
             outcome,
             proved_by,
-            push_seconds: None,
             moves: None,
             quick: self.quick,
             search: self.search,

@@ -395,8 +395,11 @@ impl<'a> Search<'a> {
                 return None;
             }
             let smallest = self.child_flood.fill(level, &self.occupied, at);
-            let h = self.heuristic.child(k, to, smallest, &self.box_list)?;
-            let child_g = g + pushes.len() as u32;
+            let moved = pushes.len() as u32;
+            let h = self
+                .heuristic
+                .child_after(k, to, smallest, &self.box_list, moved)?;
+            let child_g = g + moved;
             if self.options.below.is_some_and(|b| child_g + h >= b) {
                 return None;
             }
