@@ -127,7 +127,7 @@ const ROOM: Room = Room {
 
 #[test]
 fn quick_plans_on_random_small_levels_agree_with_breadth_first_search() {
-    let mut rng = Rng::new(0x0_1C4_2026);
+    let mut rng = Rng::new(0x01C4_2026);
     let (mut solvable, mut planned, mut unsolvable, mut checked) = (0, 0, 0, 0);
     while checked < 500 {
         let Some(level) = ROOM.draw(&mut rng) else {

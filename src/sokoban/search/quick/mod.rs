@@ -233,7 +233,7 @@ impl<'a> Search<'a> {
                     continue;
                 };
                 any = true;
-                if self.expanded % 64 == 0 && limits.expired() {
+                if self.expanded.is_multiple_of(64) && limits.expired() {
                     return Err("time limit".into());
                 }
                 if self.store.len() > limits.max_states {
