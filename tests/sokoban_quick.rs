@@ -226,6 +226,17 @@ fn quick_keeps_the_other_outcomes_as_they_were() {
     let (code, out, _) = gridsat_sokoban(&[XSOKOBAN_5, "--quick", "--timeout", "0.001"]);
     assert_eq!(code, 4, "{out}");
     assert!(out.contains("gave up after"), "{out}");
+    // --max-pushes holds for the quick search too: A* passes it, and nothing is found.
+    let (code, out, _) = gridsat_sokoban(&[
+        "examples/sokoban/microban-1-10.xsb",
+        "--level",
+        "1",
+        "--quick",
+        "--max-pushes",
+        "5",
+    ]);
+    assert_eq!(code, 4, "{out}");
+    assert!(out.contains("gave up after"), "{out}");
     // --quick chooses its searches itself.
     let (code, _, err) = gridsat_sokoban(&[XSOKOBAN_5, "--quick", "--method", "astar"]);
     assert_eq!(code, 2, "{err}");

@@ -206,6 +206,12 @@ impl LevelReport {
                 if m.proven { ", proven" } else { ", not proven" }
             ));
         }
+        if let Some(q) = &self.quick {
+            parts.push(format!(
+                "quick: {} plan(s), the first of {} pushes after {:.2} s, the last after {:.2} s; {} positions stored, {} expanded",
+                q.plans, q.first_pushes, q.first_seconds, q.last_seconds, q.stored, q.expanded
+            ));
+        }
         if let Some(e) = &self.encoding {
             parts.push(format!(
                 "sat: horizon {}, {} variables, {} clauses, {} loops learned, {} solver calls",

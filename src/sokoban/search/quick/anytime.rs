@@ -114,7 +114,9 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
                     } => {
                         run.bound = run.bound.max(no_plan_below);
                         run.reasons.push(format!("astar: {reason}"));
-                        if quick_done || run.best.is_some() && run.bound >= run.best_len() {
+                        // Past --max-pushes the quick search has nothing left to find.
+                        let beyond = limits.max_pushes.is_some_and(|m| run.bound > m);
+                        if quick_done || beyond || run.bound >= run.best_len() {
                             stop_quick.cancel();
                             return Ok(run.finish(started));
                         }
@@ -151,7 +153,13 @@ fn plans(
     started: Instant,
     tx: &mpsc::Sender<Message>,
 ) {
-    let mut options = Options::default();
+    // --max-pushes holds for the quick search too: no plan above it.
+    let mut options = Options {
+        below: limits
+            .max_pushes
+            .map(|m| (m + 1).min(u32::MAX as usize) as u32),
+        ..Options::default()
+    };
     let mut total = QuickStats::default();
     let reason = loop {
         let (found, stats) = search(level, limits, options);
