@@ -140,7 +140,8 @@ mod tests {
 
     #[test]
     fn a_box_goes_round_a_corner_to_its_goal() {
-        let l = level("#######\n#@$   #\n####  #\n   #. #\n   ####\n");
+        // Two pushes right, the player round through the top row, two pushes down.
+        let l = level("#######\n#     #\n#@$   #\n####  #\n   #. #\n   ####\n");
         let analysis = Analysis::new(&l);
         let mut occupied = vec![false; l.num_cells()];
         for &b in l.boxes() {
