@@ -20,6 +20,9 @@ pub enum Exit {
     Internal,
     /// A time or size limit stopped the work; what was proven so far was printed.
     GaveUp,
+    /// An answer, checked, but not proven the best asked for (a Sokoban plan without a
+    /// proof of the fewest pushes); the bound proven was printed beside it.
+    NotProven,
 }
 
 impl Exit {
@@ -30,6 +33,7 @@ impl Exit {
             Exit::BadInput => 2,
             Exit::Internal => 3,
             Exit::GaveUp => 4,
+            Exit::NotProven => 5,
         }
     }
 
@@ -43,15 +47,17 @@ impl Exit {
     }
 
     /// The status of a file of several puzzles (levels, maps) from theirs: an internal
-    /// error outranks everything, then giving up (the answer is incomplete), then no
-    /// answer for some item; solved only when every item was.
+    /// error outranks everything, then giving up (the answer is incomplete), then an
+    /// answer not proven best (its proof is incomplete), then no answer for some item;
+    /// solved only when every item was.
     pub fn and(self, other: Exit) -> Exit {
         let rank = |e: Exit| match e {
             Exit::Solved => 0,
             Exit::NoAnswer => 1,
-            Exit::BadInput => 2,
-            Exit::GaveUp => 3,
-            Exit::Internal => 4,
+            Exit::NotProven => 2,
+            Exit::BadInput => 3,
+            Exit::GaveUp => 4,
+            Exit::Internal => 5,
         };
         if rank(other) > rank(self) {
             other
@@ -114,6 +120,9 @@ mod tests {
         assert_eq!(NoAnswer.and(GaveUp), GaveUp);
         assert_eq!(GaveUp.and(NoAnswer), GaveUp);
         assert_eq!(GaveUp.and(Internal), Internal);
+        assert_eq!(NotProven.and(NoAnswer), NotProven);
+        assert_eq!(Solved.and(NotProven), NotProven);
+        assert_eq!(NotProven.and(GaveUp), GaveUp);
     }
 
     #[test]

@@ -4,6 +4,7 @@ use super::parse::{parse_levels, LevelEntry, LevelFormat};
 use super::picture;
 use super::report::{LevelReport, Run};
 use super::search::formula::{default_horizon, plan_formula};
+use super::search::quick::anytime;
 use super::search::sat::{solve_until_deadline, SatOptions};
 use super::search::{astar, bfs, moves, portfolio};
 use super::{Limits, Outcome};
@@ -51,18 +52,22 @@ impl Method {
 #[derive(Copy, Clone, Debug)]
 pub struct Strategy {
     pub method: Method,
+    /// `--quick`: a plan first, then better ones and the proof (`search::quick::anytime`).
+    pub quick: bool,
     pub sat: SatOptions,
     pub astar: astar::Options,
 }
 
 const AFTER_HELP: &str = "\
-Outcomes and exit statuses:
+Outcomes and exit statuses (for a file, the first of 3, 4, 5, 1, 0 that some level has):
   0  every level solved; pushes are proven minimal
   1  some level proven unsolvable (the reason is printed)
   2  bad input (FILE:LINE: level N: problem)
   3  internal error: a plan failed the independent replay (a bug; please report it)
   4  gave up on some level at --timeout, --max-pushes or a size limit, printing the
      bound proven so far (\"no plan with fewer than 31 pushes\")
+  5  some level has a plan (replayed) not proven push-optimal, printed with the bound
+     proven so far (\"pushes: 241 (not proven optimal; no plan has fewer than 223)\")
 
 --dimacs writes the SAT encoding of plans of exactly K pushes: K is --horizon, else the
 proven minimum (the plan's pushes); for a level given up on, the bound proven (the least
@@ -76,6 +81,8 @@ Examples:
   gridsat sokoban examples/sokoban/course.txt --boards
   gridsat sokoban levels.xsb --timeout 60 --format json
   gridsat sokoban levels.xsb --level 5 --method astar
+  gridsat sokoban levels.xsb --level 5 --quick
+  gridsat sokoban levels.xsb --quick --timeout 60
   gridsat sokoban levels.xsb --level 5 --method bfs
   gridsat sokoban levels.xsb --level 5 --dimacs level5.cnf
   gridsat sokoban levels.xsb --dimacs level-{}.cnf --horizon 20";
@@ -99,6 +106,12 @@ pub struct Args {
     /// Search method.
     #[arg(long, value_enum, default_value = "portfolio")]
     pub method: Method,
+    /// A plan first, not necessarily with the fewest pushes, beside the bound proven:
+    /// the quick search (feature space, goal-room packing order, tunnel macros) and A* on
+    /// two threads. Without --timeout the first plan is printed; with it, shorter plans
+    /// replace it and A* tries to prove one until the time is up.
+    #[arg(long, conflicts_with = "method")]
+    pub quick: bool,
 
     #[command(flatten)]
     pub output: OutputArgs,
@@ -207,6 +220,7 @@ impl Args {
     fn strategy(&self) -> Strategy {
         Strategy {
             method: self.method,
+            quick: self.quick,
             sat: SatOptions {
                 pruning: self.pruning(),
                 trace: self.output.stats,
@@ -311,6 +325,17 @@ pub fn solve_level(
         method: method.name(),
         ..Run::default()
     };
+    if strategy.quick {
+        let found = anytime::solve(level, &limits)?;
+        run.method = "quick";
+        run.proved_by = found.proved_by;
+        run.push_seconds = found.push_seconds;
+        run.moves_search = found.moves;
+        run.search = found.search;
+        run.quick = found.quick;
+        run.seconds = started.elapsed().as_secs_f64();
+        return Ok((found.outcome, run));
+    }
     let outcome = match method {
         Method::Sat => {
             let (o, size, first) = solve_until_deadline(level, &limits, strategy.sat)?;

@@ -1,6 +1,6 @@
-//! Sokoban: proven push-optimal plans. Parse both formats (`parse`), search (`search`:
-//! SAT with a growing horizon, best-first A*, both as a portfolio, or the breadth-first
-//! baseline), turn pushes into moves (`plan`), replay every plan independently
+//! Sokoban: proven push-optimal plans, or with `--quick` a plan first. Parse both
+//! formats (`parse`), search (`search`: SAT with a growing horizon, best-first A*, both
+//! as a portfolio, the breadth-first baseline, or the quick search for any plan), turn pushes into moves (`plan`), replay every plan independently
 //! (`check`), render (`render`), and the command line (`cli`, `report`).
 
 pub mod check;
@@ -23,19 +23,35 @@ pub struct Solution {
     pub push_optimal: bool,
     /// No plan with as few pushes has fewer moves.
     pub moves_minimal: bool,
+    /// Proven: no plan has fewer pushes (the plan's own pushes when `push_optimal`).
+    pub no_plan_below: usize,
 }
 
 impl Solution {
     pub fn push_optimal(pushes: Vec<Push>, moves_minimal: bool) -> Solution {
         Solution {
+            no_plan_below: pushes.len(),
             pushes,
             push_optimal: true,
             moves_minimal,
         }
     }
+
+    /// A plan found without a proof of push-optimality, beside the best bound proven:
+    /// push-optimal after all when the bound reaches its pushes.
+    pub fn with_bound(pushes: Vec<Push>, no_plan_below: usize) -> Solution {
+        let push_optimal = no_plan_below >= pushes.len();
+        Solution {
+            no_plan_below: no_plan_below.min(pushes.len()),
+            pushes,
+            push_optimal,
+            moves_minimal: false,
+        }
+    }
 }
 
-/// The three ways a search ends.
+/// The ways a search ends. A plan not proven push-optimal is `Solved` with
+/// `push_optimal` false and its bound: the report tells the four outcomes apart.
 #[derive(Clone, Debug)]
 pub enum Outcome {
     Solved(Solution),

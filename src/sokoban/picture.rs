@@ -68,10 +68,10 @@ fn caption(entry: &LevelEntry, report: &LevelReport) -> String {
     };
     match (report.pushes, report.moves) {
         (Some(pushes), Some(moves)) => {
-            let proven = if report.push_optimal {
-                ", push-optimal"
-            } else {
-                ""
+            let proven = match report.no_plan_below {
+                _ if report.push_optimal => ", push-optimal".to_string(),
+                Some(bound) => format!(", not proven optimal (no plan below {bound})"),
+                None => ", not proven optimal".to_string(),
             };
             format!("{name}: {pushes} pushes, {moves} moves{proven}")
         }

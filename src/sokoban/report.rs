@@ -8,6 +8,7 @@ use super::plan::to_lurd;
 use super::render::board_lines;
 use super::search::astar::SearchStats;
 use super::search::moves::MovesReport;
+use super::search::quick::QuickReport;
 use super::search::sat::EncodingSize;
 use super::Outcome;
 use crate::cli::Exit;
@@ -19,7 +20,8 @@ use std::io::{self, Write};
 pub struct LevelReport {
     pub level: usize,
     pub title: Option<String>,
-    /// "solved", "unsolvable" or "gave-up".
+    /// "solved" (proven push-optimal), "not-proven-optimal" (a plan, with the bound
+    /// proven in `no_plan_below`), "unsolvable" or "gave-up".
     pub outcome: &'static str,
     pub method: &'static str,
     /// The search that proved the outcome (for the portfolio, the one that won).
@@ -41,6 +43,9 @@ pub struct LevelReport {
     pub reason: Option<String>,
     /// Proven: no plan has fewer pushes.
     pub no_plan_below: Option<usize>,
+    /// `--quick` (or a portfolio's fallback plan): the plans the quick search found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quick: Option<QuickReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub encoding: Option<EncodingSize>,
     /// A*: positions stored and expanded.
@@ -67,6 +72,7 @@ pub struct Run {
     pub encoding: Option<EncodingSize>,
     pub search: Option<SearchStats>,
     pub moves_search: Option<MovesReport>,
+    pub quick: Option<QuickReport>,
 }
 
 impl LevelReport {
@@ -95,6 +101,7 @@ impl LevelReport {
             moves_minimal: false,
             reason: None,
             no_plan_below: None,
+            quick: run.quick,
             encoding: run.encoding,
             search: run.search,
             moves_search: run.moves_search,
@@ -110,12 +117,25 @@ impl LevelReport {
                 if replayed.pushes != solution.pushes.len() {
                     return Err(internal("the push count changed in the replay".into()).into());
                 }
-                report.outcome = "solved";
+                if solution.no_plan_below > replayed.pushes
+                    || solution.push_optimal != (solution.no_plan_below == replayed.pushes)
+                {
+                    return Err(internal(format!(
+                        "the bound {} does not fit a plan of {} pushes",
+                        solution.no_plan_below, replayed.pushes
+                    ))
+                    .into());
+                }
+                report.outcome = if solution.push_optimal {
+                    "solved"
+                } else {
+                    "not-proven-optimal"
+                };
                 report.pushes = Some(replayed.pushes);
                 report.moves = Some(replayed.moves);
                 report.push_optimal = solution.push_optimal;
                 report.moves_minimal = solution.moves_minimal;
-                report.no_plan_below = Some(replayed.pushes);
+                report.no_plan_below = Some(solution.no_plan_below);
                 if boards {
                     report.boards = Some(
                         replayed
@@ -143,10 +163,11 @@ impl LevelReport {
         Ok(report)
     }
 
-    /// Solved 0, proven unsolvable 1, gave up 4.
+    /// Solved 0, proven unsolvable 1, gave up 4, a plan not proven optimal 5.
     pub fn exit(&self) -> Exit {
         match self.outcome {
             "solved" => Exit::Solved,
+            "not-proven-optimal" => Exit::NotProven,
             "unsolvable" => Exit::NoAnswer,
             _ => Exit::GaveUp,
         }
@@ -183,6 +204,12 @@ impl LevelReport {
                 m.moves_before,
                 m.moves_after,
                 if m.proven { ", proven" } else { ", not proven" }
+            ));
+        }
+        if let Some(q) = &self.quick {
+            parts.push(format!(
+                "quick: {} plan(s), the first of {} pushes after {:.2} s, the last after {:.2} s; {} positions stored, {} expanded",
+                q.plans, q.first_pushes, q.first_seconds, q.last_seconds, q.stored, q.expanded
             ));
         }
         if let Some(e) = &self.encoding {
@@ -232,6 +259,27 @@ fn text(r: &LevelReport) -> String {
                 (false, None) => "not proven fewest".to_string(),
             };
             let _ = writeln!(out, "moves: {moves} ({move_status})");
+            let _ = writeln!(out, "plan: {}", r.lurd.as_deref().unwrap_or(""));
+        }
+        "not-proven-optimal" => {
+            let pushes = r.pushes.unwrap_or(0);
+            let first = r.quick.as_ref().map_or(String::new(), |q| {
+                format!(
+                    ", first plan ({} pushes) after {:.2} s, {} plan(s) in all",
+                    q.first_pushes, q.first_seconds, q.plans
+                )
+            });
+            let _ = writeln!(
+                out,
+                "plan not proven optimal after {:.2} s{first}",
+                r.seconds
+            );
+            let _ = writeln!(
+                out,
+                "pushes: {pushes} (not proven optimal; no plan has fewer than {})",
+                r.no_plan_below.unwrap_or(0)
+            );
+            let _ = writeln!(out, "moves: {} (not proven fewest)", r.moves.unwrap_or(0));
             let _ = writeln!(out, "plan: {}", r.lurd.as_deref().unwrap_or(""));
         }
         "unsolvable" => {

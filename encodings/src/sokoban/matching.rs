@@ -130,6 +130,31 @@ impl Matcher {
         out.total(costs)
     }
 
+    /// This solved matching with its rows renumbered, into `out`: row `r` becomes row
+    /// `map[r]` (`map` a permutation of the rows). The matching, its cost and its dual
+    /// values are the same, row for row, so `resolve_row` can start from it for a
+    /// matrix whose rows come in the new order.
+    pub fn permute_rows_into(&self, map: &[usize], out: &mut Matcher) {
+        assert_eq!(self.u.len(), map.len() + 1, "one new place per row");
+        out.u.clear();
+        out.u.resize(self.u.len(), 0);
+        out.u[0] = self.u[0];
+        for (r, &to) in map.iter().enumerate() {
+            out.u[to + 1] = self.u[r + 1];
+        }
+        out.v.clear();
+        out.v.extend_from_slice(&self.v);
+        out.owner.clear();
+        out.owner.extend(
+            self.owner
+                .iter()
+                .map(|&o| if o == 0 { 0 } else { map[o - 1] + 1 }),
+        );
+        out.way.clear();
+        out.way.resize(self.way.len(), 0);
+        out.forbidden = self.forbidden;
+    }
+
     /// Adds row `r` (1-based) to the matching: one shortest augmenting path over the
     /// reduced costs, adjusting the dual values on the way.
     fn insert_row(&mut self, costs: &[Vec<u32>], r: usize) {
@@ -286,6 +311,43 @@ mod tests {
                 base.resolve_row(&costs, row, &mut repaired),
                 brute_force(&costs),
                 "{costs:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_matching_with_its_rows_renumbered_repairs_like_the_original() {
+        let mut next = xorshift(0x94D0_49BB_1331_11EB);
+        let (mut base, mut moved, mut repaired) =
+            (Matcher::default(), Matcher::default(), Matcher::default());
+        for _ in 0..600 {
+            let n = 1 + (next() % 6) as usize;
+            let entry = |next: &mut dyn FnMut() -> u64| match next() % 8 {
+                0 => FORBIDDEN,
+                _ => (next() % 15) as u32,
+            };
+            let costs: Vec<Vec<u32>> = (0..n)
+                .map(|_| (0..n).map(|_| entry(&mut next)).collect())
+                .collect();
+            if base.solve_with_forbidden_cost(&costs, 1 << 40).is_none() {
+                continue;
+            }
+            // A random renumbering of the rows, then one row replaced.
+            let mut map: Vec<usize> = (0..n).collect();
+            for i in (1..n).rev() {
+                map.swap(i, (next() % (i as u64 + 1)) as usize);
+            }
+            let mut renumbered = vec![Vec::new(); n];
+            for (r, row) in costs.iter().enumerate() {
+                renumbered[map[r]] = row.clone();
+            }
+            let row = (next() % n as u64) as usize;
+            renumbered[row] = (0..n).map(|_| entry(&mut next)).collect();
+            base.permute_rows_into(&map, &mut moved);
+            assert_eq!(
+                moved.resolve_row(&renumbered, row, &mut repaired),
+                brute_force(&renumbered),
+                "{costs:?} {map:?}"
             );
         }
     }

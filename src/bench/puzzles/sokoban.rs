@@ -90,6 +90,8 @@ fn strategy_of(name: &str) -> Strategy {
     };
     Strategy {
         method,
+        // Quick plans need not be optimal: bench compares the searches that prove.
+        quick: false,
         sat: SatOptions {
             pruning,
             trace: false,

@@ -35,7 +35,23 @@ pub(super) struct Heuristic<'a> {
     /// The expanded position's bound and the goal its matching gives each box.
     bound: u32,
     goal_of: Vec<usize>,
+    /// The matchings of recently expanded positions (`expand_from`), by position number.
+    saved: Vec<Saved>,
+    renumbered: Matcher,
 }
+
+/// A solved matching kept for the position numbered `index`, with its boxes.
+#[derive(Default)]
+struct Saved {
+    index: usize,
+    boxes: Vec<usize>,
+    matcher: Matcher,
+}
+
+/// How many expanded positions keep their matching (one slot per position number
+/// modulo this): the children of a position expanded lately repair it instead of
+/// solving from scratch.
+const SAVED: usize = 4096;
 
 /// The cost of a forbidden pair in the search's matchings: above any finite matching
 /// (lone-box distances are below 4 x 8192 and there are at most 8192 boxes).
@@ -83,6 +99,109 @@ impl Heuristic<'_> {
         Some(bound)
     }
 
+    /// `expand` for the position numbered `index`, reached from the position numbered
+    /// `parent` by pushes of one box: when the parent's matching is still kept (it was
+    /// expanded lately with `expand_from`) and the matrix is square, it is renumbered to
+    /// this position's box order and repaired in the pushed box's row (one augmenting
+    /// path instead of one per box). The other boxes keep their rows: the player never
+    /// walks through a box that does not move, so each keeps its side.
+    pub(super) fn expand_from(
+        &mut self,
+        index: usize,
+        parent: Option<usize>,
+        boxes: &[usize],
+        player: usize,
+    ) -> Option<u32> {
+        let slot = |i: usize| i % SAVED;
+        if self.saved.is_empty() {
+            self.saved.resize_with(SAVED, Saved::default);
+        }
+        let repaired = match parent {
+            Some(p) if self.saved[slot(p)].index == p && !self.saved[slot(p)].boxes.is_empty() => {
+                self.repair_from(slot(p), boxes, player)
+            }
+            _ => None,
+        };
+        let bound = match repaired {
+            Some(result) => result,
+            None => self.expand(boxes, player),
+        };
+        debug_assert_eq!(bound, {
+            let mut fresh = Matcher::default();
+            fresh.solve_with_forbidden_cost(&self.costs, FORBIDDEN)
+        });
+        let bound = bound?;
+        let saved = &mut self.saved[slot(index)];
+        saved.index = index;
+        saved.boxes.clear();
+        saved.boxes.extend_from_slice(boxes);
+        saved.matcher.clone_from(&self.parent);
+        Some(bound)
+    }
+
+    /// The matching of `boxes` repaired from the one saved in `slot`: `None` when that
+    /// cannot be done (not one box apart, or not square), else the bound (`None` inside
+    /// when infinite), with the expanded position's state set as `expand` sets it.
+    fn repair_from(&mut self, slot: usize, boxes: &[usize], player: usize) -> Option<Option<u32>> {
+        let goals = self.level.goals().len();
+        let old = &self.saved[slot].boxes;
+        if old.len() != boxes.len() || boxes.len() > goals {
+            return None;
+        }
+        // Rows of the saved matching in this position's order: boxes that stayed keep
+        // their square, the one that moved goes where its new square sorts.
+        let moved_from: Vec<usize> = old
+            .iter()
+            .filter(|b| boxes.binary_search(b).is_err())
+            .copied()
+            .collect();
+        let moved_to: Vec<usize> = boxes
+            .iter()
+            .filter(|b| old.binary_search(b).is_err())
+            .copied()
+            .collect();
+        let ([_], [to]) = (moved_from.as_slice(), moved_to.as_slice()) else {
+            return None;
+        };
+        let mut map: Vec<usize> = (0..goals).collect();
+        for (r, b) in old.iter().enumerate() {
+            let square = if boxes.binary_search(b).is_ok() {
+                *b
+            } else {
+                *to
+            };
+            map[r] = boxes.binary_search(&square).expect("every box has a row");
+        }
+        let k = boxes.binary_search(to).expect("the moved box has a row");
+        let mut costs = std::mem::take(&mut self.costs);
+        costs.resize_with(goals, Vec::new);
+        let finite = costs
+            .iter_mut()
+            .zip(boxes)
+            .all(|(row, &b)| self.fill_row(row, b, player));
+        for row in &mut costs[boxes.len()..] {
+            row.clear();
+            row.resize(goals, 0);
+        }
+        self.costs = costs;
+        self.player = player;
+        if !finite {
+            return Some(None);
+        }
+        self.saved[slot]
+            .matcher
+            .permute_rows_into(&map, &mut self.renumbered);
+        let bound = self
+            .renumbered
+            .resolve_row(&self.costs, k, &mut self.parent)?;
+        self.bound = bound;
+        self.goal_of.resize(self.costs.len(), 0);
+        for (row, goal) in self.parent.pairs() {
+            self.goal_of[row] = goal;
+        }
+        Some(Some(bound))
+    }
+
     /// The bound of the child in which box number `k` of the expanded position stands on
     /// `target` and the player's region is represented by `player`.
     pub(super) fn child(
@@ -91,6 +210,20 @@ impl Heuristic<'_> {
         target: usize,
         player: usize,
         boxes: &[usize],
+    ) -> Option<u32> {
+        self.child_after(k, target, player, boxes, 1)
+    }
+
+    /// `child` after `pushes` pushes of box number `k` (a macro move of the quick
+    /// search). The other boxes still keep their sides: the player walks between the
+    /// pushes, never through a box that does not move.
+    pub(super) fn child_after(
+        &mut self,
+        k: usize,
+        target: usize,
+        player: usize,
+        boxes: &[usize],
+        pushes: u32,
     ) -> Option<u32> {
         // The other boxes keep their sides (the player never walks through them), so
         // their rows are the expanded position's.
@@ -106,20 +239,21 @@ impl Heuristic<'_> {
             self.spare_row = row;
             return None;
         }
-        // The push brought the box one push nearer its goal in the expanded position's
-        // matching: that matching, changed in this row only, costs one less, and no
-        // matching of the child costs less than that (consistency, module comment).
+        // The pushes brought the box as many pushes nearer its goal in the expanded
+        // position's matching: that matching, changed in this row only, costs that much
+        // less, and no matching of the child costs less than that (consistency, module
+        // comment: at most one less per push).
         let goal = self.goal_of[k];
-        let nearer = row[goal] != UNREACHABLE && row[goal] + 1 == self.costs[k][goal];
+        let nearer = row[goal] != UNREACHABLE && row[goal] + pushes == self.costs[k][goal];
         if nearer && !cfg!(debug_assertions) {
             self.spare_row = row;
-            return Some(self.bound - 1);
+            return Some(self.bound - pushes);
         }
         std::mem::swap(&mut row, &mut self.costs[k]);
         let bound = self.parent.resolve_row(&self.costs, k, &mut self.child);
         std::mem::swap(&mut row, &mut self.costs[k]);
         self.spare_row = row;
-        debug_assert!(!nearer || bound == Some(self.bound - 1));
+        debug_assert!(!nearer || bound == Some(self.bound - pushes));
         bound
     }
 }
@@ -138,6 +272,8 @@ impl<'a> Heuristic<'a> {
             spare_row: Vec::new(),
             bound: 0,
             goal_of: Vec::new(),
+            saved: Vec::new(),
+            renumbered: Matcher::default(),
         }
     }
 }

@@ -4,7 +4,8 @@
 //! the best-first search over pushes (`astar`); `portfolio` runs both side by side.
 //! `bfs` is the plain breadth-first baseline (and the tests' oracle), and `moves` the
 //! search for the fewest moves among the push-optimal plans that follows A*.
-//! `formula` writes the SAT encoding of one horizon as a standalone CNF.
+//! `formula` writes the SAT encoding of one horizon as a standalone CNF. `quick` proves
+//! nothing: it finds a plan fast (`--quick`), beside A* for the bound (`quick::anytime`).
 //!
 //! The push searches (A*, the split bound's half searches, the fewest-moves search) are
 //! built from small parts, one file each: positions and their table (`positions`), the
@@ -24,6 +25,7 @@ pub mod moves;
 mod open;
 pub mod portfolio;
 mod positions;
+pub mod quick;
 pub mod sat;
 mod split;
 

@@ -1,0 +1,315 @@
+//! `--quick`: a plan first, then shorter plans and a proof while time remains.
+//!
+//! Two threads. One runs the quick search (the parent module) for any plan; with a
+//! deadline it then searches again for a plan with fewer pushes than the best so far
+//! (`Options::below`), and again, until a search finds none or the time is up: later,
+//! shorter plans replace the first. The other runs A*, which proves: a push-optimal plan
+//! or unsolvable ends everything at once, and when it is stopped it leaves its bound (the
+//! least `f` of its open list), the bound printed beside a plan it could not prove.
+//!
+//! Without a deadline the first plan ends the level: A* is stopped and its bound taken.
+//! A plan whose pushes the bound reaches is push-optimal after all, and says so.
+
+use super::{search, Options, QuickStats};
+use crate::limits::GRACE;
+use crate::sokoban::search::astar::{self, SearchStats};
+use crate::sokoban::search::moves::{self, MovesReport};
+use crate::sokoban::{Limits, Outcome, Solution};
+use gridsat_encodings::sokoban::{Analysis, Level, Push};
+use std::sync::mpsc;
+use std::time::Instant;
+
+/// The plans of the quick search, for the report.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct QuickReport {
+    /// Pushes of the first plan found, and when.
+    pub first_pushes: usize,
+    pub first_seconds: f64,
+    /// Plans found, each shorter than the one before.
+    pub plans: usize,
+    /// When the last (shortest) plan was found.
+    pub last_seconds: f64,
+    /// All its searches together.
+    pub stored: usize,
+    pub expanded: usize,
+}
+
+/// What `solve` found and how.
+pub struct Anytime {
+    pub outcome: Outcome,
+    /// "astar" when A* proved the outcome (or the bound met the plan).
+    pub proved_by: Option<&'static str>,
+    /// When push-optimality was proven.
+    pub push_seconds: Option<f64>,
+    pub moves: Option<MovesReport>,
+    pub quick: Option<QuickReport>,
+    pub search: Option<SearchStats>,
+}
+
+enum Message {
+    Plan(Vec<Push>, f64),
+    QuickDone(String, QuickStats),
+    Astar(Outcome, SearchStats),
+}
+
+/// Runs the quick search and A* on `level` side by side; see the module comment.
+pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
+    let started = Instant::now();
+    let improve = limits.budget.deadline().is_some();
+    let (tx, rx) = mpsc::channel();
+    let astar_limits = Limits {
+        budget: limits.budget.child(),
+        ..limits.clone()
+    };
+    let quick_limits = Limits {
+        budget: limits.budget.child(),
+        ..limits.clone()
+    };
+    let (stop_astar, stop_quick) = (astar_limits.budget.clone(), quick_limits.budget.clone());
+    {
+        let (level, tx) = (level.clone(), tx.clone());
+        std::thread::spawn(move || {
+            let (outcome, stats) = astar::search(&level, &astar_limits);
+            let _ = tx.send(Message::Astar(outcome, stats));
+        });
+    }
+    {
+        let level = level.clone();
+        std::thread::spawn(move || plans(&level, &quick_limits, improve, started, &tx));
+    }
+    let mut run = Run {
+        bound: Analysis::new(level).lower_bound.unwrap_or(0) as usize,
+        ..Run::default()
+    };
+    let (mut quick_done, mut astar_done) = (false, false);
+    loop {
+        let message = match limits.budget.remaining() {
+            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+            Some(left) => rx.recv_timeout(left),
+        };
+        match message {
+            Ok(Message::Plan(plan, seconds)) => {
+                run.plan(plan, seconds);
+                if !improve {
+                    stop_astar.cancel();
+                    run.wait_for_astar(&rx);
+                    return Ok(run.finish(started));
+                }
+            }
+            Ok(Message::QuickDone(reason, stats)) => {
+                quick_done = true;
+                run.quick_stats = stats;
+                run.reasons.push(format!("quick: {reason}"));
+                if astar_done {
+                    return Ok(run.finish(started));
+                }
+            }
+            Ok(Message::Astar(outcome, stats)) => {
+                astar_done = true;
+                run.search = Some(stats);
+                match outcome {
+                    Outcome::GaveUp {
+                        reason,
+                        no_plan_below,
+                    } => {
+                        run.bound = run.bound.max(no_plan_below);
+                        run.reasons.push(format!("astar: {reason}"));
+                        // Past --max-pushes the quick search has nothing left to find.
+                        let beyond = limits.max_pushes.is_some_and(|m| run.bound > m);
+                        if quick_done || beyond || run.bound >= run.best_len() {
+                            stop_quick.cancel();
+                            return Ok(run.finish(started));
+                        }
+                    }
+                    proven => {
+                        stop_quick.cancel();
+                        return run.proven(level, limits, proven, started);
+                    }
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                stop_quick.cancel();
+                stop_astar.cancel();
+                if !astar_done {
+                    run.wait_for_astar(&rx);
+                }
+                return Ok(run.finish(started));
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(crate::error::InternalError::new(
+                    "the quick search and A* stopped without an answer",
+                )
+                .into())
+            }
+        }
+    }
+}
+
+/// The quick search's thread: a plan, then (when `improve`) shorter ones, each sent.
+fn plans(
+    level: &Level,
+    limits: &Limits,
+    improve: bool,
+    started: Instant,
+    tx: &mpsc::Sender<Message>,
+) {
+    // --max-pushes holds for the quick search too: no plan above it.
+    let mut options = Options {
+        below: limits
+            .max_pushes
+            .map(|m| (m + 1).min(u32::MAX as usize) as u32),
+        ..Options::default()
+    };
+    let mut total = QuickStats::default();
+    let reason = loop {
+        let (found, stats) = search(level, limits, options);
+        total.stored += stats.stored;
+        total.expanded += stats.expanded;
+        total.cells = total.cells.max(stats.cells);
+        match found {
+            Ok(plan) => {
+                let pushes = plan.len() as u32;
+                if tx
+                    .send(Message::Plan(plan, started.elapsed().as_secs_f64()))
+                    .is_err()
+                {
+                    return;
+                }
+                if !improve || pushes == 0 {
+                    break "stopped at the first plan".to_string();
+                }
+                options.below = Some(pushes);
+            }
+            Err(reason) => break reason,
+        }
+    };
+    let _ = tx.send(Message::QuickDone(reason, total));
+}
+
+/// What the main thread has gathered.
+#[derive(Default)]
+struct Run {
+    best: Option<Vec<Push>>,
+    quick: Option<QuickReport>,
+    quick_stats: QuickStats,
+    bound: usize,
+    reasons: Vec<String>,
+    search: Option<SearchStats>,
+}
+
+impl Run {
+    fn best_len(&self) -> usize {
+        self.best.as_ref().map_or(usize::MAX, Vec::len)
+    }
+
+    fn plan(&mut self, plan: Vec<Push>, seconds: f64) {
+        if plan.len() >= self.best_len() {
+            return;
+        }
+        let report = self.quick.get_or_insert(QuickReport {
+            first_pushes: plan.len(),
+            first_seconds: seconds,
+            ..QuickReport::default()
+        });
+        report.plans += 1;
+        report.last_seconds = seconds;
+        self.best = Some(plan);
+    }
+
+    /// A* was told to stop: it answers within a few milliseconds with its bound.
+    fn wait_for_astar(&mut self, rx: &mpsc::Receiver<Message>) {
+        let grace = Instant::now() + GRACE;
+        while let Ok(message) = rx.recv_timeout(grace.saturating_duration_since(Instant::now())) {
+            match message {
+                Message::Astar(outcome, stats) => {
+                    self.search = Some(stats);
+                    match outcome {
+                        Outcome::GaveUp { no_plan_below, .. } => {
+                            self.bound = self.bound.max(no_plan_below)
+                        }
+                        // Proven in the last moment: the bound is the optimum.
+                        Outcome::Solved(s) => self.bound = self.bound.max(s.pushes.len()),
+                        Outcome::Unsolvable { .. } => {}
+                    }
+                    return;
+                }
+                Message::Plan(plan, seconds) => self.plan(plan, seconds),
+                Message::QuickDone(_, stats) => self.quick_stats = stats,
+            }
+        }
+    }
+
+    /// The outcome from the best plan and the bound (gave up without a plan).
+    fn finish(mut self, started: Instant) -> Anytime {
+        if let Some(q) = &mut self.quick {
+            q.stored = self.quick_stats.stored;
+            q.expanded = self.quick_stats.expanded;
+        }
+        let (outcome, proved_by) = match self.best {
+            Some(plan) => {
+                let solution = Solution::with_bound(plan, self.bound);
+                let by = solution.push_optimal.then_some("astar");
+                (Outcome::Solved(solution), by)
+            }
+            None => (
+                Outcome::GaveUp {
+                    reason: if self.reasons.is_empty() {
+                        "time limit".into()
+                    } else {
+                        self.reasons.join("; ")
+                    },
+                    no_plan_below: self.bound,
+                },
+                None,
+            ),
+        };
+        Anytime {
+            push_seconds: proved_by.map(|_| started.elapsed().as_secs_f64()),
+            outcome,
+            proved_by,
+            moves: None,
+            quick: self.quick,
+            search: self.search,
+        }
+    }
+
+    /// A* proved `outcome`: a plan goes through the fewest-moves search, as after A*
+    /// alone. A quick plan shorter than A*'s optimum, or beside a proof of
+    /// unsolvability, is a bug.
+    fn proven(
+        self,
+        level: &Level,
+        limits: &Limits,
+        outcome: Outcome,
+        started: Instant,
+    ) -> anyhow::Result<Anytime> {
+        let push_seconds = Some(started.elapsed().as_secs_f64());
+        let contradiction = match &outcome {
+            Outcome::Solved(s) => self.best_len() < s.pushes.len(),
+            _ => self.best.is_some(),
+        };
+        if contradiction {
+            return Err(crate::error::InternalError::new(format!(
+                "the quick search found a plan of {} pushes, against A*'s proof",
+                self.best_len()
+            ))
+            .into());
+        }
+        let solved = matches!(outcome, Outcome::Solved(_));
+        let (outcome, moves) = match outcome {
+            Outcome::Solved(solution) => {
+                let (solution, report) = moves::improve(level, solution, limits);
+                (Outcome::Solved(solution), report)
+            }
+            other => (other, None),
+        };
+        Ok(Anytime {
+            outcome,
+            proved_by: Some("astar"),
+            push_seconds: push_seconds.filter(|_| solved),
+            moves,
+            quick: self.quick,
+            search: self.search,
+        })
+    }
+}

@@ -1,0 +1,514 @@
+//! The quick search: a plan fast, not necessarily with the fewest pushes.
+//!
+//! It follows FESS, the feature space search of Shoham and Schaeffer (2020). Every
+//! position found is placed in a *cell* of a small feature space (`features`: boxes
+//! packed in the packing order, boxes packed out of it, areas the player is shut out
+//! of). The search goes round the cells, and in each it expands the position with the
+//! least *weight*: the number of moves on its path that no *advisor* suggested. The
+//! advisors suggest a few moves per position that improve a feature: the packing
+//! advisor brings a box to a goal the packing order fills next (a macro move, many
+//! pushes of one box along a box path), the connectivity advisor the push that opens
+//! the most areas to the player. Advised moves cost nothing, every other push costs 1,
+//! so the search follows the advice deeply while each cell keeps a share of the effort.
+//! Ties in a cell go to the smaller matching bound.
+//!
+//! Its pruning is A*'s (dead squares, freeze deadlocks, an infinite matching,
+//! PI-corrals), which drops only positions without a plan; its tunnel macro pushes a
+//! box on through a corridor one square wide instead of stopping in it.
+//!
+//! Nothing it does is a proof: a plan it finds is checked like any other, and when it
+//! runs out of positions it says so without calling the level unsolvable (the macros
+//! leave some pushes out).
+
+pub mod anytime;
+mod boxpath;
+mod features;
+mod packing;
+
+use super::corral::{Corrals, Pruning};
+use super::flood::Flood;
+use super::freeze::Freeze;
+use super::heuristic::{Heuristic, MAX_CELLS};
+use super::positions::{pack, PositionTable};
+use super::static_unsolvable;
+use crate::sokoban::Limits;
+use boxpath::BoxPaths;
+use features::{Cell, Features};
+use gridsat_encodings::sokoban::analysis::UNREACHABLE;
+use gridsat_encodings::sokoban::{Analysis, Dir, Level, Push};
+use packing::PackingOrder;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+pub use anytime::QuickReport;
+
+/// How the quick search orders positions.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Most states a box path of the packing advisor looks at.
+    pub box_path_states: usize,
+    /// How many boxes (nearest first) the packing advisor tries.
+    pub packing_candidates: usize,
+    /// Only plans with fewer pushes than this: positions whose pushes so far plus their
+    /// matching bound reach it are dropped (a later search improving on a plan).
+    pub below: Option<u32>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            box_path_states: 2000,
+            packing_candidates: 3,
+            below: None,
+        }
+    }
+}
+
+/// What the quick search did, for reports.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct QuickStats {
+    pub stored: usize,
+    pub expanded: usize,
+    /// Cells of the feature space met.
+    pub cells: usize,
+}
+
+/// How the quick search ended: a plan, or why there is none.
+pub type Found = Result<Vec<Push>, String>;
+
+/// The pushes that reached each position (one, or several for a macro), in one arena.
+struct Origins {
+    pushes: Vec<Push>,
+    /// `range[i]`: where position `i`'s pushes are in `pushes`.
+    range: Vec<(u32, u32)>,
+}
+
+impl Origins {
+    fn set(&mut self, i: usize, pushes: &[Push]) {
+        let start = self.pushes.len() as u32;
+        self.pushes.extend_from_slice(pushes);
+        let range = (start, self.pushes.len() as u32);
+        if i == self.range.len() {
+            self.range.push(range);
+        } else {
+            self.range[i] = range;
+        }
+    }
+
+    fn of(&self, i: usize) -> &[Push] {
+        let (a, b) = self.range[i];
+        &self.pushes[a as usize..b as usize]
+    }
+}
+
+/// A cell's positions waiting to be expanded: least weight, then least matching bound,
+/// then the oldest.
+type Queue = BinaryHeap<Reverse<(u32, u32, u32)>>;
+
+/// Searches `level` for any plan; see the module comment.
+pub fn search(level: &Level, limits: &Limits, options: Options) -> (Found, QuickStats) {
+    let mut stats = QuickStats::default();
+    let n = level.num_cells();
+    if n > MAX_CELLS {
+        let reason = format!("the level has more than {MAX_CELLS} squares");
+        return (Err(reason), stats);
+    }
+    let analysis = Analysis::new(level);
+    if let Some(reason) = static_unsolvable(level, &analysis) {
+        return (Err(reason), stats);
+    }
+    let order = PackingOrder::new(level);
+    let mut search = Search::new(level, &analysis, &order, options);
+    let found = search.run(limits);
+    stats.stored = search.store.len();
+    stats.expanded = search.expanded;
+    stats.cells = search.cells.len();
+    (found, stats)
+}
+
+/// One quick search and everything it keeps.
+struct Search<'a> {
+    level: &'a Level,
+    analysis: &'a Analysis,
+    options: Options,
+    heuristic: Heuristic<'a>,
+    freeze: Freeze<'a>,
+    features: Features<'a>,
+    flood: Flood,
+    child_flood: Flood,
+    corrals: Corrals,
+    paths: BoxPaths,
+    goal: Vec<bool>,
+    boxes_equal_goals: bool,
+    store: PositionTable,
+    g_of: Vec<u32>,
+    weight: Vec<u32>,
+    closed: Vec<bool>,
+    origins: Origins,
+    cell_of: HashMap<Cell, usize>,
+    cells: Vec<Queue>,
+    expanded: usize,
+    // Scratch.
+    occupied: Vec<bool>,
+    box_list: Vec<usize>,
+    packed: Vec<u64>,
+}
+
+/// A child about to be stored: its pushes and weight.
+struct Child {
+    pushes: Vec<Push>,
+    advised: bool,
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        level: &'a Level,
+        analysis: &'a Analysis,
+        order: &'a PackingOrder,
+        options: Options,
+    ) -> Search<'a> {
+        let n = level.num_cells();
+        let mut goal = vec![false; n];
+        for &g in level.goals() {
+            goal[g] = true;
+        }
+        Search {
+            level,
+            analysis,
+            options,
+            heuristic: Heuristic::new(level, analysis),
+            freeze: Freeze::new(level, &analysis.dead),
+            features: Features::new(level, order),
+            flood: Flood::new(n),
+            child_flood: Flood::new(n),
+            corrals: Corrals::new(n),
+            paths: BoxPaths::new(n),
+            goal,
+            boxes_equal_goals: level.boxes().len() == level.goals().len(),
+            store: PositionTable::new(n.div_ceil(64)),
+            g_of: Vec::new(),
+            weight: Vec::new(),
+            closed: Vec::new(),
+            origins: Origins {
+                pushes: Vec::new(),
+                range: Vec::new(),
+            },
+            cell_of: HashMap::new(),
+            cells: Vec::new(),
+            expanded: 0,
+            occupied: vec![false; n],
+            box_list: Vec::new(),
+            packed: Vec::new(),
+        }
+    }
+
+    fn run(&mut self, limits: &Limits) -> Found {
+        let level = self.level;
+        self.occupied.iter_mut().for_each(|o| *o = false);
+        for &b in level.boxes() {
+            self.occupied[b] = true;
+        }
+        let start_player = self.flood.fill(level, &self.occupied, level.player());
+        self.box_list = level.boxes().to_vec();
+        self.box_list.sort_unstable();
+        let Some(h0) = self.heuristic.expand(&self.box_list, start_player) else {
+            return Err("no finite matching".into());
+        };
+        if h0 == 0 {
+            return Ok(Vec::new());
+        }
+        pack(&self.occupied, &mut self.packed);
+        self.store.find_or_insert(&self.packed, start_player as u16);
+        self.g_of.push(0);
+        self.weight.push(0);
+        self.closed.push(false);
+        self.origins.set(0, &[]);
+        let flood = &self.flood;
+        let cell = self.features.cell(&self.occupied, |c| flood.reached(c));
+        self.queue(cell, 0, h0, 0);
+        loop {
+            let mut any = false;
+            for c in 0..self.cells.len() {
+                let Some(i) = self.next_of(c) else {
+                    continue;
+                };
+                any = true;
+                if self.expanded.is_multiple_of(64) && limits.expired() {
+                    return Err("time limit".into());
+                }
+                if self.store.len() > limits.max_states {
+                    return Err(format!("size limit ({} positions)", limits.max_states));
+                }
+                if let Some(solved) = self.expand(i) {
+                    return Ok(self.plan_to(solved));
+                }
+            }
+            if !any {
+                return Err(format!(
+                    "the quick search ran out of positions after {} (its macros leave some pushes out, so this proves nothing)",
+                    self.store.len()
+                ));
+            }
+        }
+    }
+
+    /// The next position of cell `c` to expand, if any is left.
+    fn next_of(&mut self, c: usize) -> Option<usize> {
+        while let Some(Reverse((_, _, i))) = self.cells[c].pop() {
+            if !self.closed[i as usize] {
+                return Some(i as usize);
+            }
+        }
+        None
+    }
+
+    fn queue(&mut self, cell: Cell, weight: u32, h: u32, i: usize) {
+        let next = self.cells.len();
+        let c = *self.cell_of.entry(cell).or_insert(next);
+        if c == next {
+            self.cells.push(Queue::new());
+        }
+        self.cells[c].push(Reverse((weight, h, i as u32)));
+    }
+
+    /// Expands position `i`: stores its children (advised ones first); returns a solved
+    /// child if one turns up.
+    fn expand(&mut self, i: usize) -> Option<usize> {
+        let level = self.level;
+        self.closed[i] = true;
+        self.expanded += 1;
+        self.store.unpack(i, &mut self.occupied, &mut self.box_list);
+        let player = self
+            .flood
+            .fill(level, &self.occupied, usize::from(self.store.player_of(i)));
+        self.heuristic
+            .expand_from(i, self.store.parent_of(i), &self.box_list, player)?;
+        let pruning = self.corrals.find(
+            level,
+            &self.analysis.dead,
+            &self.occupied,
+            &self.flood,
+            self.boxes_equal_goals,
+        );
+        if pruning == Pruning::Dead {
+            return None;
+        }
+        let only_corral = pruning == Pruning::Corral;
+        let mut children: Vec<(usize, Child)> = Vec::new();
+        if let Some(advice) = self.packing_advice(player) {
+            children.push(advice);
+        }
+        let box_list = std::mem::take(&mut self.box_list);
+        for (k, &from) in box_list.iter().enumerate() {
+            if only_corral && !self.corrals.in_corral(from) {
+                continue;
+            }
+            for dir in Dir::ALL {
+                let Some((behind, target)) = level.push_squares(from, dir) else {
+                    continue;
+                };
+                if !self.flood.reached(behind)
+                    || self.occupied[target]
+                    || self.analysis.dead[target]
+                {
+                    continue;
+                }
+                let pushes = self.tunnel(from, dir);
+                children.push((
+                    k,
+                    Child {
+                        pushes,
+                        advised: false,
+                    },
+                ));
+            }
+        }
+        self.box_list = box_list;
+        let weight = self.weight[i];
+        let g = self.g_of[i];
+        let parent_areas = {
+            let flood = &self.flood;
+            self.features
+                .cell(&self.occupied, |c| flood.reached(c))
+                .areas
+        };
+        // Evaluate every child, then mark the one opening the most areas as advised.
+        let mut evaluated: Vec<(usize, Child, Cell, u32, usize)> = Vec::new();
+        for (k, child) in children {
+            let Some((cell, h, j)) = self.child(i, k, &child.pushes, g) else {
+                continue;
+            };
+            if h == 0 {
+                return Some(j);
+            }
+            evaluated.push((k, child, cell, h, j));
+        }
+        let opener = evaluated
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| !e.1.advised && e.2.areas < parent_areas)
+            .min_by_key(|(_, e)| (e.2.areas, e.3))
+            .map(|(x, _)| x);
+        for (x, (_, child, cell, h, j)) in evaluated.into_iter().enumerate() {
+            let advised = child.advised || Some(x) == opener;
+            let w = weight + u32::from(!advised);
+            if w < self.weight[j] || self.weight[j] == u32::MAX {
+                self.weight[j] = w;
+                self.queue(cell, w, h, j);
+            }
+        }
+        None
+    }
+
+    /// The pushes of box `from` in `dir`, continued through a corridor one square wide
+    /// (the player can only follow the box there).
+    fn tunnel(&self, from: usize, dir: Dir) -> Vec<Push> {
+        let level = self.level;
+        let mut pushes = vec![Push { from, dir }];
+        let (mut at, mut to) = (from, level.neighbour(from, dir).expect("checked"));
+        while !self.goal[to] && in_tunnel(level, at, dir) && in_tunnel(level, to, dir) {
+            let Some(next) = level.neighbour(to, dir) else {
+                break;
+            };
+            if self.occupied[next] || self.analysis.dead[next] {
+                break;
+            }
+            pushes.push(Push { from: to, dir });
+            (at, to) = (to, next);
+        }
+        pushes
+    }
+
+    /// The child of position `i` after `pushes` (all of box number `k`): stored (or found
+    /// again, keeping the shorter way) unless it is a deadlock; its cell, matching bound
+    /// and number. `self.occupied` is left as it was.
+    fn child(&mut self, i: usize, k: usize, pushes: &[Push], g: u32) -> Option<(Cell, u32, usize)> {
+        let level = self.level;
+        let from = pushes[0].from;
+        let last = *pushes.last().expect("a move has pushes");
+        let to = level.neighbour(last.from, last.dir).expect("a legal push");
+        let at = last.from;
+        self.occupied[from] = false;
+        self.occupied[to] = true;
+        let result = (|| {
+            if self.freeze.deadlocked(&self.occupied, to) {
+                return None;
+            }
+            let smallest = self.child_flood.fill(level, &self.occupied, at);
+            let moved = pushes.len() as u32;
+            let h = self
+                .heuristic
+                .child_after(k, to, smallest, &self.box_list, moved)?;
+            let child_g = g + moved;
+            if self.options.below.is_some_and(|b| child_g + h >= b) {
+                return None;
+            }
+            pack(&self.occupied, &mut self.packed);
+            let (j, new) = self.store.find_or_insert(&self.packed, smallest as u16);
+            if new {
+                self.g_of.push(child_g);
+                self.weight.push(u32::MAX);
+                self.closed.push(false);
+                self.origins.set(j, pushes);
+                self.store.set_origin(j, i, pushes[0]);
+            } else if child_g < self.g_of[j] {
+                // A shorter way to a known position: keep it (the parent's `g` stays
+                // below the child's, so the origins never form a cycle).
+                self.g_of[j] = child_g;
+                self.origins.set(j, pushes);
+                self.store.set_origin(j, i, pushes[0]);
+            }
+            let flood = &self.child_flood;
+            let cell = self.features.cell(&self.occupied, |c| flood.reached(c));
+            Some((cell, h, j))
+        })();
+        self.occupied[to] = false;
+        self.occupied[from] = true;
+        result
+    }
+
+    /// The packing advisor's move: a box not on a goal brought along its shortest box
+    /// path to an empty goal of the packing order's next layer (of the nearest boxes, the
+    /// one with the shortest path).
+    fn packing_advice(&mut self, player: usize) -> Option<(usize, Child)> {
+        let level = self.level;
+        let frontier = self.features.frontier(&self.occupied)?;
+        let targets: Vec<usize> = level
+            .goals()
+            .iter()
+            .enumerate()
+            .filter(|&(_, &g)| !self.occupied[g] && self.features.is_next(g, frontier))
+            .map(|(k, _)| k)
+            .collect();
+        let analysis = self.analysis;
+        let distance = |c: usize| {
+            targets
+                .iter()
+                .map(|&t| analysis.to_goal[t][c])
+                .min()
+                .unwrap_or(UNREACHABLE)
+        };
+        let mut candidates: Vec<(u32, usize)> = self
+            .box_list
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| !self.goal[b])
+            .map(|(k, &b)| (distance(b), k))
+            .filter(|&(d, _)| d != UNREACHABLE)
+            .collect();
+        candidates.sort_unstable();
+        let goal_cells: Vec<usize> = targets.iter().map(|&t| level.goals()[t]).collect();
+        let is_target = |c: usize| goal_cells.contains(&c);
+        let mut best: Option<(usize, Vec<Push>)> = None;
+        for &(_, k) in candidates.iter().take(self.options.packing_candidates) {
+            let from = self.box_list[k];
+            let path = self.paths.find(
+                level,
+                analysis,
+                &mut self.occupied,
+                from,
+                player,
+                &is_target,
+                &distance,
+                self.options.box_path_states,
+            );
+            if let Some(path) = path {
+                if best.as_ref().is_none_or(|(_, p)| path.len() < p.len()) {
+                    best = Some((k, path));
+                }
+            }
+        }
+        best.map(|(k, pushes)| {
+            (
+                k,
+                Child {
+                    pushes,
+                    advised: true,
+                },
+            )
+        })
+    }
+
+    /// The pushes from the start to position `i`.
+    fn plan_to(&self, mut i: usize) -> Vec<Push> {
+        let mut chunks = Vec::new();
+        while let Some(parent) = self.store.parent_of(i) {
+            chunks.push(self.origins.of(i));
+            i = parent;
+        }
+        chunks
+            .iter()
+            .rev()
+            .flat_map(|c| c.iter().copied())
+            .collect()
+    }
+}
+
+/// Whether `cell`'s two neighbours across `dir` are both outside the level (walls).
+fn in_tunnel(level: &Level, cell: usize, dir: Dir) -> bool {
+    let (a, b) = match dir {
+        Dir::Left | Dir::Right => (Dir::Up, Dir::Down),
+        Dir::Up | Dir::Down => (Dir::Left, Dir::Right),
+    };
+    level.neighbour(cell, a).is_none() && level.neighbour(cell, b).is_none()
+}

@@ -1,0 +1,211 @@
+//! The packing order: in which order the goals should be filled, found backwards from
+//! the solved position.
+//!
+//! In a goal room with one way in, a box on a goal near the entrance shuts the goals
+//! behind it off: those must be filled first. Played backwards (pulls instead of
+//! pushes, from every goal boxed), the order shows itself: the boxes the player can pull
+//! out of the goal area first are the ones filled last. So the goals are peeled in
+//! *layers*: layer after layer, every boxed goal whose box can be pulled off the goals
+//! (onto any square that is not a goal) with the other remaining boxes in place is taken
+//! out together. Filling goes the other way: the last layer peeled is filled first.
+//! Within a layer the order does not matter (each of its boxes could be pulled out with
+//! all the others still there).
+//!
+//! This is a guide, not a rule: the other boxes are ignored and the player is assumed
+//! to come from where most boxes stand. When the peeling gets stuck, or goals and boxes
+//! are not as many (the final position is then not fixed), every goal is in one layer.
+
+use super::super::flood::Flood;
+use gridsat_encodings::sokoban::{Dir, Level};
+use std::collections::VecDeque;
+
+/// The layer of each goal square, 0 first to fill (`None` off the goals).
+#[derive(Clone, Debug)]
+pub(super) struct PackingOrder {
+    layer: Vec<Option<u16>>,
+}
+
+impl PackingOrder {
+    /// The layer of the goal on `cell` (0 for a square that is not a goal).
+    pub(super) fn layer(&self, cell: usize) -> u16 {
+        self.layer[cell].unwrap_or(0)
+    }
+
+    /// The order of `level`; see the module comment.
+    pub(super) fn new(level: &Level) -> PackingOrder {
+        let n = level.num_cells();
+        let flat = || {
+            let mut layer = vec![None; n];
+            for &g in level.goals() {
+                layer[g] = Some(0);
+            }
+            PackingOrder { layer }
+        };
+        if level.goals().len() != level.boxes().len() {
+            return flat();
+        }
+        let mut boxed = vec![false; n];
+        for &g in level.goals() {
+            boxed[g] = true;
+        }
+        let mut peeled: Vec<Vec<usize>> = Vec::new();
+        let mut remaining: Vec<usize> = level.goals().to_vec();
+        let mut flood = Flood::new(n);
+        let mut pulls = Pulls::new(n);
+        while !remaining.is_empty() {
+            let Some(outside) = outside_square(level, &boxed, &mut flood) else {
+                return flat();
+            };
+            let layer: Vec<usize> = remaining
+                .iter()
+                .copied()
+                .filter(|&g| pulls.can_leave_goals(level, &mut boxed, g, outside, &mut flood))
+                .collect();
+            if layer.is_empty() {
+                return flat();
+            }
+            for &g in &layer {
+                boxed[g] = false;
+            }
+            remaining.retain(|g| !layer.contains(g));
+            peeled.push(layer);
+        }
+        let layers = peeled.len() as u16;
+        let mut layer = vec![None; n];
+        for (k, goals) in peeled.iter().enumerate() {
+            for &g in goals {
+                layer[g] = Some(layers - 1 - k as u16);
+            }
+        }
+        PackingOrder { layer }
+    }
+}
+
+/// A free square where the player stands while the goals are peeled: in the region
+/// (with the boxed goals as obstacles) holding the most starting boxes off the goals,
+/// since the boxes come from there; the player's own region when no box is off a goal.
+fn outside_square(level: &Level, boxed: &[bool], flood: &mut Flood) -> Option<usize> {
+    let candidates = level
+        .boxes()
+        .iter()
+        .copied()
+        .filter(|&b| !boxed[b])
+        .chain(std::iter::once(level.player()).filter(|&p| !boxed[p]));
+    let mut best: Option<(usize, usize)> = None;
+    for c in candidates {
+        flood.fill(level, boxed, c);
+        let count = level.boxes().iter().filter(|&&b| flood.reached(b)).count();
+        if best.is_none_or(|(n, _)| count > n) {
+            best = Some((count, c));
+        }
+    }
+    best.map(|(_, c)| c)
+        .or_else(|| (0..level.num_cells()).find(|&c| !boxed[c]))
+}
+
+/// Breadth-first search of pulls of one box, the others fixed.
+struct Pulls {
+    seen: Vec<[bool; 4]>,
+    queue: VecDeque<(usize, usize)>,
+}
+
+impl Pulls {
+    fn new(n: usize) -> Pulls {
+        Pulls {
+            seen: vec![[false; 4]; n],
+            queue: VecDeque::new(),
+        }
+    }
+
+    /// Whether the box on goal `g` can be pulled onto a square that is not a goal by a
+    /// player coming from `outside`, the other boxes marked in `boxed` staying put.
+    fn can_leave_goals(
+        &mut self,
+        level: &Level,
+        boxed: &mut [bool],
+        g: usize,
+        outside: usize,
+        flood: &mut Flood,
+    ) -> bool {
+        self.seen.iter_mut().for_each(|s| *s = [false; 4]);
+        self.queue.clear();
+        // The box is on `g`; the player reaches the squares next to it from outside.
+        flood.fill(level, boxed, outside);
+        for d in Dir::ALL {
+            if let Some(p) = level.neighbour(g, d) {
+                if flood.reached(p) {
+                    self.seen[g][d.index()] = true;
+                    self.queue.push_back((g, p));
+                }
+            }
+        }
+        boxed[g] = false;
+        let mut found = false;
+        'search: while let Some((b, player)) = self.queue.pop_front() {
+            boxed[b] = true;
+            flood.fill(level, boxed, player);
+            boxed[b] = false;
+            for d in Dir::ALL {
+                // Pull towards `d`: the player on `b + d` steps to `b + 2d`, the box follows.
+                let Some(p) = level.neighbour(b, d) else {
+                    continue;
+                };
+                let Some(beyond) = level.neighbour(p, d) else {
+                    continue;
+                };
+                if !flood.reached(p) || boxed[beyond] {
+                    continue;
+                }
+                if !level.is_goal(p) {
+                    found = true;
+                    break 'search;
+                }
+                // The box now on `p`, the player on `beyond`: name the state by the side
+                // the player is on (the direction from the box).
+                if !self.seen[p][d.index()] {
+                    self.seen[p][d.index()] = true;
+                    self.queue.push_back((p, beyond));
+                }
+            }
+        }
+        boxed[g] = true;
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sokoban::parse::{parse_levels, LevelFormat};
+
+    /// How many layers the order has.
+    fn layers(order: &PackingOrder) -> u16 {
+        order.layer.iter().flatten().max().map_or(0, |&l| l + 1)
+    }
+
+    fn level(text: &str) -> Level {
+        parse_levels(text, LevelFormat::Xsb, None).unwrap()[0]
+            .level
+            .clone()
+    }
+
+    #[test]
+    fn a_goal_room_is_filled_from_the_back() {
+        // A dead-end corridor of three goals: the far end first.
+        let l = level("########\n#...   #\n###$$$ #\n  #@   #\n  ######\n");
+        let order = PackingOrder::new(&l);
+        let layer =
+            |r, c| order.layer(l.cell_at(gridsat_encodings::grid::Cell::new(r, c)).unwrap());
+        assert_eq!(layers(&order), 3, "{order:?}");
+        assert!(
+            layer(1, 1) < layer(1, 2) && layer(1, 2) < layer(1, 3),
+            "{order:?}"
+        );
+    }
+
+    #[test]
+    fn scattered_goals_are_one_layer() {
+        let l = level("#######\n#.$ $.#\n#  @  #\n#######\n");
+        assert_eq!(layers(&PackingOrder::new(&l)), 1);
+    }
+}

@@ -1,0 +1,243 @@
+//! The quick search and `--quick`: every plan replays and has at least the proven
+//! optimum's pushes (Microban, and random small levels against the breadth-first
+//! search), the bound beside a plan is never above the optimum, and the fourth outcome
+//! (a plan not proven optimal) is told apart in text, JSON and exit status.
+
+use gridsat::sokoban::check::replay;
+use gridsat::sokoban::plan::to_lurd;
+use gridsat::sokoban::search::bfs;
+use gridsat::sokoban::search::quick::{self, anytime, Options};
+use gridsat::sokoban::{Limits, Outcome};
+use gridsat_encodings::sokoban::{Level, Push};
+
+mod common;
+use common::sokoban::{gridsat_sokoban, level, Room};
+use common::Rng;
+
+const MICROBAN_1_10: &str = include_str!("../examples/sokoban/microban-1-10.xsb");
+const MICROBAN_SAMPLE: &str = include_str!("data/microban-sample.xsb");
+const XSOKOBAN_5: &str = "tests/data/xsokoban-5.xsb";
+
+/// The Microban levels of the two files with their known push-optimal counts.
+fn microban() -> Vec<(String, Level, usize)> {
+    let first = [8, 3, 13, 7, 6, 29, 6, 32, 10, 21];
+    let sample = [
+        16, 20, 10, 31, 22, 8, 50, 8, 34, 47, 14, 131, 10, 29, 31, 50, 175,
+    ];
+    let numbers = [
+        11, 19, 27, 35, 43, 51, 59, 67, 75, 83, 91, 99, 107, 115, 131, 147, 155,
+    ];
+    let mut levels: Vec<(String, Level, usize)> = first
+        .iter()
+        .enumerate()
+        .map(|(i, &o)| (format!("{}", i + 1), level(MICROBAN_1_10, i + 1), o))
+        .collect();
+    for (i, (&o, n)) in sample.iter().zip(numbers).enumerate() {
+        levels.push((n.to_string(), level(MICROBAN_SAMPLE, i + 1), o));
+    }
+    levels
+}
+
+/// Pushes of `plan` after the independent replay.
+fn replayed(level: &Level, plan: &[Push]) -> usize {
+    let lurd = to_lurd(level, plan).expect("a plan of legal pushes");
+    let r = replay(level, &lurd).unwrap_or_else(|e| panic!("{lurd} fails the replay: {e}"));
+    assert_eq!(r.pushes, plan.len());
+    r.pushes
+}
+
+#[test]
+fn quick_plans_replay_and_are_never_shorter_than_the_microban_optima() {
+    for (name, level, optimum) in microban() {
+        let (found, _) = quick::search(&level, &Limits::default(), Options::default());
+        let plan = found.unwrap_or_else(|why| panic!("Microban {name}: no plan: {why}"));
+        let pushes = replayed(&level, &plan);
+        assert!(pushes >= optimum, "Microban {name}: {pushes} < {optimum}");
+        // Asked for fewer pushes than the optimum, the search must find nothing (on the
+        // small levels: it has to exhaust every position below the optimum).
+        if optimum > 32 {
+            continue;
+        }
+        let below = Options {
+            below: Some(optimum as u32),
+            ..Options::default()
+        };
+        let (found, _) = quick::search(&level, &Limits::default(), below);
+        assert!(found.is_err(), "Microban {name}: {found:?}");
+    }
+}
+
+#[test]
+fn the_bound_beside_a_quick_plan_is_never_above_the_microban_optimum() {
+    for (name, level, optimum) in microban() {
+        let found = anytime::solve(&level, &Limits::default()).unwrap();
+        let Outcome::Solved(s) = found.outcome else {
+            panic!("Microban {name}: {:?}", found.outcome);
+        };
+        let pushes = replayed(&level, &s.pushes);
+        assert!(s.no_plan_below <= optimum, "Microban {name}: {s:?}");
+        assert!(pushes >= optimum, "Microban {name}: {pushes} < {optimum}");
+        assert_eq!(s.push_optimal, s.no_plan_below == pushes, "{name}");
+        if s.push_optimal {
+            assert_eq!(pushes, optimum, "Microban {name}");
+        }
+    }
+}
+
+#[test]
+fn later_quick_plans_are_shorter_and_the_bound_stays_below_the_optimum() {
+    // With a deadline the quick search goes on after its first plan.
+    for (name, level, optimum) in microban().into_iter().step_by(3) {
+        let limits = Limits {
+            budget: gridsat::limits::Budget::starting_now(Some(std::time::Duration::from_millis(
+                300,
+            ))),
+            ..Limits::default()
+        };
+        let found = anytime::solve(&level, &limits).unwrap();
+        let s = match found.outcome {
+            Outcome::Solved(s) => s,
+            // No plan in the time (a loaded machine): the bound still holds.
+            Outcome::GaveUp { no_plan_below, .. } => {
+                assert!(no_plan_below <= optimum, "Microban {name}: {no_plan_below}");
+                continue;
+            }
+            other => panic!("Microban {name}: {other:?}"),
+        };
+        let pushes = replayed(&level, &s.pushes);
+        assert!(
+            s.no_plan_below <= optimum && optimum <= pushes,
+            "{name}: {s:?}"
+        );
+        if let Some(q) = found.quick {
+            assert!(pushes <= q.first_pushes && q.plans >= 1, "{name}: {q:?}");
+        }
+    }
+}
+
+/// Rooms of 4x4 to 6x6 with up to 3 boxes, as in the A* tests.
+const ROOM: Room = Room {
+    max_rows: 6,
+    max_cols: 6,
+    max_boxes: 3,
+    wall_one_in: 6,
+    spare_goal_one_in: Some(5),
+    boxed_goal_one_in: 5,
+};
+
+#[test]
+fn quick_plans_on_random_small_levels_agree_with_breadth_first_search() {
+    let mut rng = Rng::new(0x01C4_2026);
+    let (mut solvable, mut planned, mut unsolvable, mut checked) = (0, 0, 0, 0);
+    while checked < 500 {
+        let Some(level) = ROOM.draw(&mut rng) else {
+            continue;
+        };
+        checked += 1;
+        let (found, _) = quick::search(&level, &Limits::default(), Options::default());
+        match bfs::search(&level, &Limits::default()) {
+            Outcome::Solved(best) => {
+                solvable += 1;
+                let optimum = best.pushes.len();
+                if let Ok(plan) = found {
+                    planned += 1;
+                    assert!(replayed(&level, &plan) >= optimum, "{level:?}");
+                }
+                // Beside A*, the answer is a plan with a bound no larger than the optimum.
+                let found = anytime::solve(&level, &Limits::default()).unwrap();
+                let Outcome::Solved(s) = found.outcome else {
+                    panic!("{:?} on {level:?}", found.outcome);
+                };
+                let pushes = replayed(&level, &s.pushes);
+                assert!(s.no_plan_below <= optimum && optimum <= pushes, "{level:?}");
+            }
+            Outcome::Unsolvable { .. } => {
+                unsolvable += 1;
+                assert!(found.is_err(), "a plan for an unsolvable level: {level:?}");
+                let found = anytime::solve(&level, &Limits::default()).unwrap();
+                assert!(
+                    matches!(found.outcome, Outcome::Unsolvable { .. }),
+                    "{:?} on {level:?}",
+                    found.outcome
+                );
+            }
+            other => panic!("{other:?} on {level:?}"),
+        }
+    }
+    assert!(
+        solvable > 100 && unsolvable > 40,
+        "{solvable} solvable, {unsolvable} unsolvable"
+    );
+    // The macros leave some pushes out, so a few solvable levels may get no plan.
+    assert!(planned * 100 >= solvable * 95, "{planned} of {solvable}");
+}
+
+#[test]
+fn a_plan_not_proven_optimal_is_its_own_outcome_in_text_json_and_exit_status() {
+    let (code, out, err) = gridsat_sokoban(&[XSOKOBAN_5, "--quick"]);
+    assert_eq!(code, 5, "{out}{err}");
+    let first = out.lines().next().unwrap();
+    assert!(
+        first.starts_with("level 1 (screen.05): plan not proven optimal after "),
+        "{out}"
+    );
+    let pushes = out.lines().nth(1).unwrap();
+    let bound: usize = pushes
+        .strip_prefix("pushes: 143 (not proven optimal; no plan has fewer than ")
+        .and_then(|rest| rest.strip_suffix(")"))
+        .unwrap_or_else(|| panic!("{out}"))
+        .parse()
+        .unwrap();
+    assert!(bound < 143, "{out}");
+    assert_eq!(out.lines().nth(2), Some("moves: 415 (not proven fewest)"));
+
+    let (code, out, err) = gridsat_sokoban(&[XSOKOBAN_5, "--quick", "--format", "json"]);
+    assert_eq!(code, 5, "{out}{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let report = &json[0];
+    assert_eq!(report["outcome"], "not-proven-optimal");
+    assert_eq!(report["pushes"], 143);
+    assert_eq!(report["push_optimal"], false);
+    assert_eq!(report["quick"]["first_pushes"], 143);
+    let bound = report["no_plan_below"].as_u64().unwrap();
+    assert!(bound < 143, "{out}");
+    // The plan is the one replayed: the course checker's moves.
+    let lurd = report["lurd"].as_str().unwrap();
+    let level = level(&std::fs::read_to_string(XSOKOBAN_5).unwrap(), 1);
+    assert_eq!(replay(&level, lurd).unwrap().pushes, 143);
+}
+
+#[test]
+fn quick_keeps_the_other_outcomes_as_they_were() {
+    // Proven push-optimal: A* beside the quick search proves Microban 3 at once.
+    let (code, out, _) = gridsat_sokoban(&[
+        "examples/sokoban/microban-1-10.xsb",
+        "--level",
+        "3",
+        "--quick",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("pushes: 13 (proven push-optimal)"), "{out}");
+    // Proven unsolvable.
+    let (code, out, _) = gridsat_sokoban(&["examples/sokoban/unsolvable.xsb", "--quick"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("proven unsolvable"), "{out}");
+    // Gave up: no plan and no proof within the time.
+    let (code, out, _) = gridsat_sokoban(&[XSOKOBAN_5, "--quick", "--timeout", "0.001"]);
+    assert_eq!(code, 4, "{out}");
+    assert!(out.contains("gave up after"), "{out}");
+    // --max-pushes holds for the quick search too: A* passes it, and nothing is found.
+    let (code, out, _) = gridsat_sokoban(&[
+        "examples/sokoban/microban-1-10.xsb",
+        "--level",
+        "1",
+        "--quick",
+        "--max-pushes",
+        "5",
+    ]);
+    assert_eq!(code, 4, "{out}");
+    assert!(out.contains("gave up after"), "{out}");
+    // --quick chooses its searches itself.
+    let (code, _, err) = gridsat_sokoban(&[XSOKOBAN_5, "--quick", "--method", "astar"]);
+    assert_eq!(code, 2, "{err}");
+}
