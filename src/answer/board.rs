@@ -2,7 +2,6 @@
 //! and check a solution off the cells, and how to draw it. Everything else (the five
 //! modes, their text and JSON, time limits) is written once, in this module's siblings.
 
-use super::repair::Proposal;
 use super::svg;
 use crate::cli::Format;
 use crate::error::InternalError;
@@ -140,4 +139,13 @@ pub fn differing_cells(cols: usize, a: &[bool], b: &[bool]) -> Vec<[usize; 2]> {
         .filter(|(_, (x, y))| x != y)
         .map(|(i, _)| [i / cols, i % cols])
         .collect()
+}
+
+/// A change to a puzzle that the puzzle proposes for `--repair`, before it is checked
+/// (`answer::repair` counts the solutions of every proposal again).
+pub struct Proposal<P> {
+    /// The changes, in the puzzle's own words ("constraint 0 2 <").
+    pub changes: Vec<String>,
+    /// The puzzle with the changes made.
+    pub puzzle: P,
 }

@@ -18,7 +18,7 @@ pub mod repair;
 pub mod svg;
 pub mod text;
 
-pub use board::BoardPuzzle;
+pub use board::{BoardPuzzle, Proposal};
 pub use find::{find, Answer, GaveUp, Verdict};
 
 use crate::cli::{Exit, Format, Mode};

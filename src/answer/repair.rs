@@ -16,13 +16,7 @@ use crate::solver::{count_all_within, Session, Uniqueness};
 /// The most repairs a report lists.
 pub const MAX_SHOWN: usize = 10;
 
-/// A change to a puzzle a puzzle proposes, before it is checked.
-pub struct Proposal<P> {
-    /// The changes, in the puzzle's own words ("constraint 0 2 <").
-    pub changes: Vec<String>,
-    /// The puzzle with the changes made.
-    pub puzzle: P,
-}
+pub use super::board::Proposal;
 
 /// A proposal the count confirmed.
 #[derive(Clone, Debug, PartialEq, Eq)]

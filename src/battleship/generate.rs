@@ -104,9 +104,10 @@ pub fn generate(
             fleet: ships.iter().map(|&t| FleetShip::Known(t)).collect(),
             hints: Vec::new(),
         };
-        let bare =
-            Battleship::new(puzzle, CardEncoding::SequentialCounter).map_err(anyhow::Error::msg)?;
-        let Some(repaired) = fewest_hints(&bare, &cells, &Budget::unlimited())? else {
+        let build = |hinted| {
+            Battleship::new(hinted, CardEncoding::SequentialCounter).map_err(anyhow::Error::msg)
+        };
+        let Some(repaired) = fewest_hints(&puzzle, &cells, &Budget::unlimited(), build)? else {
             continue;
         };
         let unique = Arc::new(repaired.puzzle);

@@ -7,7 +7,7 @@ use super::file::course_file;
 use super::repair;
 use super::ships::ships_of;
 use super::url::write_url;
-use crate::answer::repair::Proposal;
+use crate::answer::Proposal;
 use crate::answer::{svg, BoardPuzzle};
 use crate::cli::Format;
 use crate::error::InternalError;
@@ -248,7 +248,8 @@ impl BoardPuzzle for Battleship {
     }
 
     fn repairs(&self, witness: &[bool], budget: &Budget) -> anyhow::Result<Vec<Proposal<Self>>> {
-        Ok(repair::fewest_hints(self, witness, budget)?
+        let build = |hinted| Battleship::new(hinted, self.card).map_err(anyhow::Error::msg);
+        Ok(repair::fewest_hints(&self.puzzle, witness, budget, build)?
             .into_iter()
             .collect())
     }

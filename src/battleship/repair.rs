@@ -10,9 +10,8 @@
 //! any set that works meets every difference seen.
 
 use super::draw::board_symbols;
-use super::puzzle::Battleship;
 use super::ships::ships_of;
-use crate::answer::repair::Proposal;
+use crate::answer::{BoardPuzzle, Proposal};
 use crate::limits::Budget;
 use crate::solver::hitting::smallest_hitting_set;
 use crate::solver::Session;
@@ -79,12 +78,13 @@ fn pieces(puzzle: &Puzzle, cells: &[bool]) -> Vec<Piece> {
 }
 
 /// The fewest hints, read off `witness`, that leave it the only solution.
-pub fn fewest_hints(
-    puzzle: &Battleship,
+/// `build` makes the puzzle of a set of hints (a `Battleship` with its encoding).
+pub fn fewest_hints<P: BoardPuzzle>(
+    p: &Puzzle,
     witness: &[bool],
     budget: &Budget,
-) -> anyhow::Result<Option<Proposal<Battleship>>> {
-    let p = &puzzle.puzzle;
+    build: impl Fn(Puzzle) -> anyhow::Result<P>,
+) -> anyhow::Result<Option<Proposal<P>>> {
     let cols = p.cols;
     let wanted = pieces(p, witness);
     let hinted: Vec<bool> = {
@@ -105,16 +105,15 @@ pub fn fewest_hints(
             cell: Cell::new(i / cols, i % cols),
             piece: wanted[i],
         }));
-        let candidate = Battleship::new(trial, puzzle.card).map_err(anyhow::Error::msg)?;
-        let mut session = Session::new(&candidate.encoded().cnf);
-        // Any other board: not all cells as the witness has them.
+        let candidate = build(trial)?;
+        let mut session = Session::new(candidate.cnf());
+        // Any other board: not all cells (the projection) as the witness has them.
         let not_witness: Vec<Lit> = candidate
-            .encoded()
-            .cells
-            .all()
+            .cnf()
+            .projection()
             .iter()
             .zip(witness)
-            .map(|(&lit, &ship)| if ship { !lit } else { lit })
+            .map(|(&var, &ship)| Lit::new(var, !ship))
             .collect();
         session.add_clause(&not_witness);
         let Some(values) = session.solve()? else {
@@ -134,7 +133,7 @@ pub fn fewest_hints(
                 puzzle: candidate,
             }));
         };
-        let other = candidate.encoded().decode_cells(&values);
+        let other = crate::answer::board::cells_of(candidate.cnf(), &values);
         let theirs = pieces(p, &other);
         differences.push(
             (0..wanted.len())

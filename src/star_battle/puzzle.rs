@@ -6,7 +6,7 @@ use super::draw::{board_lines, determined_lines, star_cells};
 use super::file::{course_file, letter_grid};
 use super::repair;
 use super::url::write_url;
-use crate::answer::repair::Proposal;
+use crate::answer::Proposal;
 use crate::answer::{svg, BoardPuzzle};
 use crate::cli::Format;
 use crate::error::InternalError;
@@ -127,7 +127,7 @@ impl BoardPuzzle for StarBattle {
     }
 
     fn rules(&self) -> Vec<String> {
-        repair::rules(self)
+        repair::rules(&self.puzzle, self.stars, self.rule)
     }
 
     fn solvable_with(&self, kept: &[bool]) -> anyhow::Result<bool> {
@@ -143,7 +143,8 @@ impl BoardPuzzle for StarBattle {
     }
 
     fn repairs(&self, _witness: &[bool], budget: &Budget) -> anyhow::Result<Vec<Proposal<Self>>> {
-        Ok(repair::border_moves(self, budget))
+        let build = |moved| StarBattle::new(moved, self.stars, self.rule, self.card);
+        Ok(repair::border_moves(&self.puzzle, budget, build))
     }
 
     fn write_puzzle(&self, format: Format) -> Result<String, String> {

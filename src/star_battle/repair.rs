@@ -2,8 +2,7 @@
 //! handing one cell to a neighbouring zone (the zone it leaves stays in one piece and
 //! keeps a cell), and which rules conflict when there is no solution.
 
-use super::puzzle::StarBattle;
-use crate::answer::repair::Proposal;
+use crate::answer::Proposal;
 use crate::limits::Budget;
 use gridsat_encodings::grid::Cell;
 use gridsat_encodings::star_battle::{LineRule, Puzzle, Rule};
@@ -11,25 +10,23 @@ use std::collections::HashSet;
 
 /// The rules of `puzzle`, in the order `rule_of` numbers them: zones, rows, columns, and
 /// that stars do not touch.
-pub fn rules(puzzle: &StarBattle) -> Vec<String> {
-    let s = puzzle.stars;
+pub fn rules(puzzle: &Puzzle, s: usize, line_rule: LineRule) -> Vec<String> {
     let stars = if s == 1 {
         "1 star".to_string()
     } else {
         format!("{s} stars")
     };
-    let line = match puzzle.rule {
+    let line = match line_rule {
         LineRule::Exact => format!("exactly {stars}"),
         LineRule::AtMost => format!("at most {stars}"),
     };
     let mut rules: Vec<String> = puzzle
-        .puzzle
         .zones
         .iter()
         .map(|z| format!("zone '{}': exactly {stars}", z.label))
         .collect();
-    rules.extend((0..puzzle.puzzle.rows).map(|r| format!("row {r}: {line}")));
-    rules.extend((0..puzzle.puzzle.cols).map(|c| format!("column {c}: {line}")));
+    rules.extend((0..puzzle.rows).map(|r| format!("row {r}: {line}")));
+    rules.extend((0..puzzle.cols).map(|c| format!("column {c}: {line}")));
     rules.push("no two stars touch".to_string());
     rules
 }
@@ -46,8 +43,12 @@ pub fn rule_index(puzzle: &Puzzle, rule: Rule) -> usize {
 }
 
 /// Every single-cell move of a zone border, in row-major order of the cell moved.
-pub fn border_moves(puzzle: &StarBattle, budget: &Budget) -> Vec<Proposal<StarBattle>> {
-    let p = &puzzle.puzzle;
+/// `build` makes the puzzle of moved zones (a `StarBattle` with its encoding).
+pub fn border_moves<P>(
+    p: &Puzzle,
+    budget: &Budget,
+    build: impl Fn(Puzzle) -> P,
+) -> Vec<Proposal<P>> {
     let mut zone_of = vec![0; p.rows * p.cols];
     for (k, zone) in p.zones.iter().enumerate() {
         for cell in &zone.cells {
@@ -92,7 +93,7 @@ pub fn border_moves(puzzle: &StarBattle, budget: &Budget) -> Vec<Proposal<StarBa
                         "move cell (row {r}, col {c}) from zone '{}' to zone '{}'",
                         p.zones[from].label, p.zones[to].label
                     )],
-                    puzzle: StarBattle::new(moved, puzzle.stars, puzzle.rule, puzzle.card),
+                    puzzle: build(moved),
                 });
             }
         }
