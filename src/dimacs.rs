@@ -265,14 +265,16 @@ struct Body<'a> {
     open: Vec<Lit>,
     /// Where the clause still open began.
     open_since: Option<Span<'a>>,
-    shown: Vec<(Option<u64>, Span<'a>)>,
+    /// The projection lines' variables; `None` without any projection line (every
+    /// variable projected), empty after a `c p show 0` (nothing projected).
+    shown: Option<Vec<(Option<u64>, Span<'a>)>>,
 }
 
 impl<'a> Body<'a> {
     fn take(mut self, line: Line<'a>) -> Body<'a> {
         match line {
             Line::Nothing => {}
-            Line::Shown(shown) => self.shown.extend(shown),
+            Line::Shown(shown) => self.shown.get_or_insert_with(Vec::new).extend(shown),
             Line::Literals(literals) => {
                 for (lit, token) in literals {
                     if let Some(lit) = lit {
@@ -310,14 +312,14 @@ impl<'a> Body<'a> {
             ));
         }
         let mut cnf = self.cnf;
-        if self.shown.is_empty() {
+        let Some(shown) = self.shown else {
             for index in 0..vars {
                 cnf.project(Var::from_index(index));
             }
             return Ok(cnf);
-        }
+        };
         let mut seen = vec![false; vars];
-        for (v, token) in self.shown {
+        for (v, token) in shown {
             let Some(index) = v.filter(|&v| v <= vars as u64).map(|v| v as usize - 1) else {
                 return Err(fail_at(
                     token,
@@ -343,10 +345,10 @@ fn file(input: Span<'_>) -> Parsed<'_, Cnf> {
     let line = (position, alt((map(comment, Some), value(None, blank_line))));
     let (input, (shown, last_comment)) = fold_many0(
         line,
-        || (Vec::new(), None),
+        || (None, None),
         |(mut shown, last), (at, line)| match line {
             Some(Line::Shown(more)) => {
-                shown.extend(more);
+                shown.get_or_insert_with(Vec::new).extend(more);
                 (shown, Some(at))
             }
             Some(_) => (shown, Some(at)),

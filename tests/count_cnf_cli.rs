@@ -54,6 +54,19 @@ fn unsatisfiable_and_sampling_set_forms() {
 }
 
 #[test]
+fn an_empty_projection_has_one_model_when_the_formula_is_satisfiable() {
+    // `c p show 0` projects on no variable: every model projects to the empty
+    // assignment, so 1 model (not the 3 of the whole formula), or 0 when there is none.
+    let (out, _) = run("p cnf 2 1\nc p show 0\n1 2 0\n", &[]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "1\n");
+    let (out, _) = run("c p show 0\np cnf 1 2\n1 0\n-1 0\n", &[]);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "0\n");
+    let (out, _) = run("p cnf 2 1\nc p show 0\n1 2 0\n", &["--list"]);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "v 0\n1\n");
+}
+
+#[test]
 fn counts_beyond_u64() {
     let (out, _) = run("p cnf 100 0\n", &[]);
     assert_eq!(
