@@ -1,6 +1,6 @@
 //! The `gridsat` command line: one subcommand per puzzle.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use gridsat::cli::Exit;
 use std::process::ExitCode;
 
@@ -51,7 +51,11 @@ enum Generate {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let command = gridsat::cli::numbers::accept_negative_values(Cli::command());
+    let cli = match Cli::from_arg_matches(&command.get_matches()) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
     let result = match &cli.command {
         Command::StarBattle(args) => gridsat::star_battle::cli::run(args),
         Command::Battleship(args) => gridsat::battleship::cli::run(args),

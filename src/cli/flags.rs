@@ -285,7 +285,7 @@ impl CardArgs {
 pub struct HorizonArgs {
     /// With --dimacs: write the formula for plans of K moves (Full Board) or pushes
     /// (Sokoban) [default: the proven minimum].
-    #[arg(long, value_name = "K", requires = "dimacs")]
+    #[arg(long, value_name = "K", requires = "dimacs", value_parser = crate::cli::numbers::count)]
     pub horizon: Option<usize>,
 }
 

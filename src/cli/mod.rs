@@ -9,6 +9,7 @@
 
 pub mod exit;
 pub mod flags;
+pub mod numbers;
 
 pub use exit::Exit;
 pub use flags::{

@@ -61,12 +61,16 @@ impl InputError {
     }
 }
 
-/// Reads a puzzle file as text. Files larger than `MAX_INPUT_BYTES` are refused before
-/// they are read, so a wrong path to a huge file cannot exhaust memory.
+/// Reads a puzzle file as text. Files larger than `MAX_INPUT_BYTES` are refused: by
+/// their reported size before anything is read, and while reading for what reports no
+/// size (`/dev/zero`, a FIFO, a pipe), so a wrong path cannot exhaust memory.
 pub fn read_puzzle_file(path: &Path) -> anyhow::Result<String> {
     use anyhow::Context;
     let meta =
         std::fs::metadata(path).with_context(|| format!("{}: cannot open", path.display()))?;
+    if meta.is_dir() {
+        anyhow::bail!("{}: is a directory, not a puzzle file", path.display());
+    }
     if meta.len() > MAX_INPUT_BYTES {
         anyhow::bail!(
             "{}: file is {} bytes; puzzle files are limited to {} bytes",
@@ -75,13 +79,35 @@ pub fn read_puzzle_file(path: &Path) -> anyhow::Result<String> {
             MAX_INPUT_BYTES
         );
     }
-    let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
+    let bytes = read_bounded(file).with_context(|| format!("{}: cannot read", path.display()))?;
     Ok(decode_text(path, bytes)?)
 }
 
+/// Everything `source` holds, refused once it passes `MAX_INPUT_BYTES` (at most one byte
+/// more is ever held).
+pub fn read_bounded(source: impl std::io::Read) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    source.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("more than {MAX_INPUT_BYTES} bytes; puzzle files are limited to that"),
+        ));
+    }
+    Ok(bytes)
+}
+
 /// The text of a puzzle file's bytes, or an error naming the first line that is not
-/// UTF-8.
-pub fn decode_text(path: &Path, bytes: Vec<u8>) -> Result<String, InputError> {
+/// UTF-8. A leading byte-order mark (U+FEFF, which Windows editors write) is dropped:
+/// it is not part of the puzzle.
+pub fn decode_text(path: &Path, mut bytes: Vec<u8>) -> Result<String, InputError> {
+    const BOM: &[u8] = "\u{feff}".as_bytes();
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
+    }
     String::from_utf8(bytes).map_err(|e| {
         let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
             .iter()
@@ -94,5 +120,53 @@ pub fn decode_text(path: &Path, bytes: Vec<u8>) -> Result<String, InputError> {
     })
 }
 
+/// A character as a message shows it: printable ones as they are, invisible ones
+/// (controls, spaces other than ' ', a byte-order mark) escaped with their code point,
+/// so that `'\u{feff}board'` is never shown as a bare `'board'`.
+pub fn visible(c: char) -> String {
+    if c == ' ' {
+        "' ' (space)".to_string()
+    } else if c.is_control()
+        || c.is_whitespace()
+        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{feff}')
+    {
+        format!("{:?} (U+{:04X})", c, c as u32)
+    } else {
+        format!("'{c}'")
+    }
+}
+
 /// 64 MiB: far beyond any real puzzle, small enough to hold in memory safely.
 pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn a_leading_byte_order_mark_is_not_part_of_the_text() {
+        let path = Path::new("x.txt");
+        let text = decode_text(path, "\u{feff}4 3\n".as_bytes().to_vec()).unwrap();
+        assert_eq!(text, "4 3\n");
+        // Only a leading one: elsewhere it is a character like any other.
+        let text = decode_text(path, "a\u{feff}\n".as_bytes().to_vec()).unwrap();
+        assert_eq!(text, "a\u{feff}\n");
+    }
+
+    #[test]
+    fn reading_stops_past_the_limit_whatever_the_source_reports() {
+        let endless = std::io::repeat(0).take(MAX_INPUT_BYTES + 10);
+        let e = read_bounded(endless).unwrap_err();
+        assert!(e.to_string().contains("limited"), "{e}");
+        assert_eq!(read_bounded(&b"abc"[..]).unwrap(), b"abc");
+    }
+
+    #[test]
+    fn invisible_characters_are_shown_escaped() {
+        assert_eq!(visible('a'), "'a'");
+        assert_eq!(visible(' '), "' ' (space)");
+        assert_eq!(visible('\u{feff}'), "'\\u{feff}' (U+FEFF)");
+        assert_eq!(visible('\t'), "'\\t' (U+0009)");
+    }
+}

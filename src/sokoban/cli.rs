@@ -95,7 +95,7 @@ pub struct Args {
     /// digit map.
     pub input: std::path::PathBuf,
     /// Solve only level N (1-based); default every level of the file.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::cli::numbers::positive)]
     pub level: Option<usize>,
     /// Input format.
     #[arg(long, value_enum, default_value = "auto")]
@@ -128,10 +128,10 @@ pub struct Args {
     pub max_clauses: usize,
     /// BFS and A*: give up after storing this many positions [default: 5000000 for BFS,
     /// 40000000 for A*, about 45 bytes each for Microban-sized levels].
-    #[arg(long, value_name = "N", help_heading = "Limits")]
+    #[arg(long, value_name = "N", help_heading = "Limits", value_parser = crate::cli::numbers::count)]
     pub max_states: Option<usize>,
     /// Give up rather than look for plans with more pushes than this.
-    #[arg(long, value_name = "N", help_heading = "Limits")]
+    #[arg(long, value_name = "N", help_heading = "Limits", value_parser = crate::cli::numbers::count)]
     pub max_pushes: Option<usize>,
     /// SAT: compare at most this many push-optimal plans for the fewest moves; --dimacs:
     /// refine the formula over at most this many plans.
@@ -171,7 +171,7 @@ pub struct Args {
     )]
     pub no_prune: Vec<PruneFamily>,
     /// SAT, for measurements: the number of final steps with the goal-distance-sum bound.
-    #[arg(long, value_name = "N", help_heading = "Measurement")]
+    #[arg(long, value_name = "N", help_heading = "Measurement", value_parser = crate::cli::numbers::count)]
     pub goal_sum_steps: Option<usize>,
     /// A*, for measurements: try every push in every position, without restricting a
     /// position with a PI-corral to the pushes of its boxes (the optimum is the same).

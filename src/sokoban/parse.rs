@@ -228,7 +228,8 @@ fn detect(text: &str) -> LevelFormat {
         value((), preceded(not(eof), trailing_blanks)),
         value((), comment),
     )));
-    let mut digits_first = preceded(skipped, peek(terminated(digit1, end_of_line)));
+    // A digit row may end in blanks, like every row (they are not squares).
+    let mut digits_first = preceded(skipped, peek(terminated(digit1, trailing_blanks)));
     match digits_first.parse(Span::new(text)) {
         Ok(_) => LevelFormat::Digits,
         Err(_) => LevelFormat::Xsb,
@@ -340,16 +341,12 @@ fn bad_character(line: Span<'_>, format: LevelFormat, level: usize) -> String {
     not_a_square(level, c, col, format)
 }
 
-/// `level N: 'c' at column K is not a square of the F format` (a control character
-/// written as its escape).
+/// `level N: 'c' at column K is not a square of the F format` (an invisible character
+/// written as its escape and code point).
 fn not_a_square(level: usize, c: char, col: usize, format: LevelFormat) -> String {
-    let shown: String = if c.is_control() {
-        c.escape_debug().collect()
-    } else {
-        c.to_string()
-    };
     format!(
-        "level {level}: '{shown}' at column {} is not a square of the {} format",
+        "level {level}: {} at column {} is not a square of the {} format",
+        crate::input::visible(c),
         col + 1,
         format.name()
     )
@@ -431,7 +428,8 @@ mod tests {
     fn the_format_is_told_by_the_first_board_row() {
         assert_eq!(detect("; 1\n\n8888\n"), LevelFormat::Digits);
         assert_eq!(detect("  \n#####\n"), LevelFormat::Xsb);
-        assert_eq!(detect("88 \n"), LevelFormat::Xsb);
+        // Blanks may end a digit row (issue 20: they made the level vanish as XSB).
+        assert_eq!(detect("88 \n"), LevelFormat::Digits);
         assert_eq!(detect("8888\r\n"), LevelFormat::Digits);
     }
 
@@ -449,7 +447,29 @@ mod tests {
             (e.line, e.message.as_str()),
             (
                 2,
-                "level 1: '\\u{1}' at column 3 is not a square of the digit map format"
+                "level 1: '\\u{1}' (U+0001) at column 3 is not a square of the digit map format"
+            )
+        );
+    }
+
+    #[test]
+    fn digit_maps_may_end_rows_in_blanks_but_not_hold_them() {
+        let map = "8888888\n8103018\n8002008\n8320238\n8012108\n8403008\n8888888\n";
+        let padded = map.replace('\n', "  \n");
+        let plain = parse_levels(map, LevelFormat::Auto, None).unwrap();
+        let blanks = parse_levels(&padded, LevelFormat::Auto, None).unwrap();
+        assert_eq!(blanks.len(), 1);
+        assert_eq!(
+            format!("{:?}", blanks[0].level),
+            format!("{:?}", plain[0].level)
+        );
+        let holed = map.replacen("8103018", "8 03018", 1);
+        let e = parse_levels(&holed, LevelFormat::Auto, None).unwrap_err();
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (
+                2,
+                "level 1: ' ' (space) at column 2 is not a square of the digit map format"
             )
         );
     }

@@ -80,7 +80,7 @@ pub struct Args {
     pub course: Vec<String>,
 
     /// Stars per zone, row and column (S). A letter-grid file may state it on its first line.
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = crate::cli::numbers::positive)]
     pub stars: Option<usize>,
 
     /// Row and column rule. Default: exact, or at-most with the course's arguments.

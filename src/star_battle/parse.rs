@@ -9,8 +9,12 @@
 //! number of stars, then one row of zone letters per line (blanks between letters and
 //! blank lines are ignored).
 //!
-//! The format is told by the first non-blank line: a number followed by more words starts
-//! the course format; anything else is a letter grid.
+//! The format is told by the first non-blank line: a number (or what starts like one, such
+//! as `-3`) followed by more words starts the course format; anything else is a letter
+//! grid. A letter grid's row is its letters written together (`aabb`) or one per blank
+//! (`a a b b`), never a mix (`size 3 6` is a broken course header, not a row).
+//! A first line of digits alone is the star count, unless the grid is square only with
+//! it as a row of zone letters (`1122` / `1122` / `3344` / `3344` is a 4 x 4 grid).
 
 use crate::input::grammar::{expecting, fail_at, hinting, number, number_on_line, parse_all, word};
 use crate::input::grammar::{GrammarError, Parsed, Span};
@@ -43,15 +47,31 @@ pub fn parse(text: &str) -> Result<ParsedPuzzle, ParseError> {
     let words: Vec<&str> = first.split_whitespace().collect();
     // A number followed by more on the first line can only be the course's `ROWS COLS`
     // (a letter grid's first line is its star count alone, or a row of letters).
-    if words.len() >= 2 && words[0].bytes().all(|b| b.is_ascii_digit()) {
+    let numeric = |w: &str| {
+        let w = w.strip_prefix(['-', '+']).unwrap_or(w);
+        w.starts_with(|c: char| c.is_ascii_digit())
+    };
+    if words.len() >= 2 && numeric(words[0]) {
         let puzzle = parse_all(text, course_file)?;
-        Ok(ParsedPuzzle {
+        return Ok(ParsedPuzzle {
             puzzle,
             stars: None,
-        })
-    } else {
-        parse_all(text, letter_grid)
+        });
     }
+    let counted = parse_all(text, |i| letter_grid(i, StarLine::Allowed))?;
+    let (rows, cols) = (counted.puzzle.rows, counted.puzzle.cols);
+    if counted.stars.is_some() && rows != cols && rows + 1 == cols && first.trim().len() == cols {
+        return parse_all(text, |i| letter_grid(i, StarLine::Row));
+    }
+    Ok(counted)
+}
+
+/// Whether a letter grid's first line of digits may be its star count.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum StarLine {
+    Allowed,
+    /// Read it as the first row of zone letters.
+    Row,
 }
 
 /// A zone as written: its label (and where), and its cells (and where each was).
@@ -261,10 +281,13 @@ fn blank_lines(input: Span<'_>) -> Parsed<'_, ()> {
 }
 
 /// An optional star count on a line of its own, then rows of zone letters.
-fn letter_grid(input: Span<'_>) -> Parsed<'_, ParsedPuzzle> {
+fn letter_grid(input: Span<'_>, star_line: StarLine) -> Parsed<'_, ParsedPuzzle> {
     let (input, _) = blank_lines(input)?;
     let stars_at = input;
-    let (input, stars) = opt(terminated(number_on_line::<usize>, line_end)).parse(input)?;
+    let (input, stars) = match star_line {
+        StarLine::Allowed => opt(terminated(number_on_line::<usize>, line_end)).parse(input)?,
+        StarLine::Row => (input, None),
+    };
     if stars == Some(0) {
         return Err(fail_at(stars_at, "the star count must be at least 1"));
     }
@@ -273,7 +296,7 @@ fn letter_grid(input: Span<'_>) -> Parsed<'_, ParsedPuzzle> {
         terminated(
             many1(preceded(
                 space0,
-                (nom::combinator::recognize(none_of(" \t\r\n")),),
+                nom::combinator::recognize(many1(none_of(" \t\r\n"))),
             )),
             line_end,
         ),
@@ -290,11 +313,29 @@ fn letter_grid(input: Span<'_>) -> Parsed<'_, ParsedPuzzle> {
     let mut grid: Vec<Vec<char>> = Vec::new();
     let mut first_line = 0;
     for row in &rows {
-        let at = row[0].0;
-        let letters: Vec<char> = row
+        let at = row[0];
+        if row.len() > 1 {
+            if let Some(long) = row.iter().find(|w| w.fragment().chars().nth(1).is_some()) {
+                return Err(fail_at(
+                    at,
+                    format!(
+                        "this line mixes the word '{}' with single letters: a row of zone \
+                         letters is written together (aabb) or one letter per blank (a a b b), \
+                         and a course file starts with ROWS COLS (two whole numbers)",
+                        long.fragment()
+                    ),
+                ));
+            }
+        }
+        let cells: Vec<(char, Span<'_>)> = row
             .iter()
-            .map(|(s,)| s.fragment().chars().next().expect("one character"))
+            .flat_map(|w| {
+                w.fragment()
+                    .char_indices()
+                    .map(move |(k, c)| (c, nom::Input::take_from(w, k)))
+            })
             .collect();
+        let letters: Vec<char> = cells.iter().map(|&(c, _)| c).collect();
         if let Some(first) = grid.first() {
             if letters.len() != first.len() {
                 return Err(fail_at(
@@ -309,8 +350,8 @@ fn letter_grid(input: Span<'_>) -> Parsed<'_, ParsedPuzzle> {
         } else {
             first_line = at.location_line();
         }
-        for (&label, (span,)) in letters.iter().zip(row) {
-            check_label(label, *span)?;
+        for &(label, span) in &cells {
+            check_label(label, span)?;
         }
         check_size(grid.len() + 1, letters.len(), at)?;
         grid.push(letters);
@@ -370,6 +411,35 @@ mod tests {
         let labels: Vec<char> = p.puzzle.zones.iter().map(|z| z.label).collect();
         assert_eq!(labels, ['0', '7']);
         assert_eq!(p.puzzle.zones[1].cells, [Cell::new(0, 1)]);
+    }
+
+    #[test]
+    fn a_first_row_of_digits_is_a_row_when_only_that_makes_the_grid_square() {
+        let p = parse("1122\n1122\n3344\n3344\n").unwrap();
+        assert_eq!((p.puzzle.rows, p.puzzle.cols, p.stars), (4, 4, None));
+        assert_eq!(p.puzzle.zones.len(), 4);
+        let p = parse("1\n1122\n1122\n3344\n3344\n").unwrap();
+        assert_eq!((p.puzzle.rows, p.puzzle.cols, p.stars), (4, 4, Some(1)));
+        // Not square either way: the digits stay the star count.
+        let p = parse("2\nab\nab\n").unwrap();
+        assert_eq!((p.puzzle.rows, p.puzzle.cols, p.stars), (2, 2, Some(2)));
+    }
+
+    #[test]
+    fn a_broken_course_header_is_reported_at_line_1() {
+        let e = err("-3 6\na 2 0 0 1 0\n");
+        assert_eq!(e.line, 1);
+        assert!(e.message.contains("number of rows"), "{}", e.message);
+        let e = err("size 3 6\na 2 0 0 1 0\n");
+        assert_eq!(e.line, 1);
+        assert!(e.message.contains("mixes the word 'size'"), "{}", e.message);
+        assert!(e.message.contains("ROWS COLS"), "{}", e.message);
+    }
+
+    #[test]
+    fn letters_one_per_blank_read_like_letters_together() {
+        let spaced = parse("a a b b\na a b b\nc c d d\nc c d d\n").unwrap();
+        assert_eq!(spaced, parse("aabb\naabb\nccdd\nccdd\n").unwrap());
     }
 
     #[test]

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 #[command(after_help = EXAMPLES)]
 pub struct Args {
     /// Only level N of each file (1-based) [default: every level].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::cli::numbers::positive)]
     pub level: Option<usize>,
 
     #[command(flatten)]

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 #[command(after_help = EXAMPLES)]
 pub struct Args {
     /// Stars per zone, row and column [default: the one each file states].
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = crate::cli::numbers::positive)]
     pub stars: Option<usize>,
 
     /// Row and column rule.
