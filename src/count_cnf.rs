@@ -184,10 +184,9 @@ fn print_stats(cnf: &Cnf, stats: &SearchStats, complete: bool) {
         " (stopped at the time limit)"
     };
     eprintln!(
-        "variables {}, clauses {}, projected {}; {:?}{stopped}",
+        "variables {}, clauses {}, projected {}{stopped}\n{stats}",
         cnf.num_vars(),
         cnf.num_clauses(),
         cnf.projection().len(),
-        stats
     );
 }

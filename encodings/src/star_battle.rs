@@ -96,6 +96,29 @@ pub enum Rule {
     NoTouch,
 }
 
+/// About how many clauses `encode` writes (saturating), from the cardinality encodings'
+/// own estimates: a front end refuses a formula too large to hold before building it
+/// (pairwise on long lines is binomial: a 60 x 60 grid with S = 3 needs billions).
+pub fn estimated_clauses(puzzle: &Puzzle, options: &Options) -> u128 {
+    let (s, card) = (options.stars, options.card);
+    let line = |n: usize| match options.line_rule {
+        LineRule::AtMost => card.estimated_clauses(n, 0, s),
+        LineRule::Exact => card.estimated_clauses(n, s, s),
+    };
+    // No two stars touch: at most four clauses per cell.
+    let no_touch = 4 * (puzzle.rows as u128) * (puzzle.cols as u128);
+    let zones = puzzle
+        .zones
+        .iter()
+        .map(|z| card.estimated_clauses(z.cells.len(), s, s));
+    let rows = (0..puzzle.rows).map(|_| line(puzzle.cols));
+    let cols = (0..puzzle.cols).map(|_| line(puzzle.rows));
+    zones
+        .chain(rows)
+        .chain(cols)
+        .fold(no_touch, u128::saturating_add)
+}
+
 pub fn encode(puzzle: &Puzzle, options: &Options) -> Encoded {
     encode_rules(puzzle, options, |_| true)
 }

@@ -282,6 +282,8 @@ struct PuzzleText {
     col_sums: Option<Vec<Option<usize>>>,
     fleet: Vec<FleetShip>,
     hints: Vec<Hint>,
+    /// The line of each hint, for a later one that contradicts it.
+    hint_lines: Vec<u32>,
 }
 
 impl PuzzleText {
@@ -311,7 +313,27 @@ impl PuzzleText {
                 self.col_sums = Some(sums);
             }
             Statement::Ship(ship) => self.fleet.push(ship),
-            Statement::Constraint(hint) => self.hints.push(hint),
+            Statement::Constraint(hint) => {
+                let earlier = self.hints.iter().position(|h| h.cell == hint.cell);
+                match earlier {
+                    Some(k) if self.hints[k].piece != hint.piece => {
+                        return Err(fail_at(
+                            at,
+                            format!(
+                                "this constraint on row {}, column {} contradicts the one on \
+                                 line {} (a cell holds one thing)",
+                                hint.cell.row, hint.cell.col, self.hint_lines[k]
+                            ),
+                        ));
+                    }
+                    // The same constraint again says nothing new.
+                    Some(_) => {}
+                    None => {
+                        self.hints.push(hint);
+                        self.hint_lines.push(at.location_line());
+                    }
+                }
+            }
             Statement::Blank => {}
         }
         Ok(())
@@ -383,6 +405,11 @@ mod tests {
             ),
             ("rows 1 1\n", 1, "before"),
             ("board 2\n", 1, "two numbers"),
+            (
+                "board 2 2\nrows 1 1\ncols 1 1\nconstraint 0 1 o\n\nconstraint 0 1 _\n",
+                6,
+                "row 0, column 1 contradicts the one on line 4",
+            ),
         ];
         for (text, line, needle) in cases {
             let err = parse_puzzle(text).unwrap_err();
@@ -390,6 +417,11 @@ mod tests {
             assert!(err.message.contains(needle), "{text:?}: {err}");
         }
         assert_eq!(parse_puzzle("").unwrap_err().line, 1);
+        // The same constraint twice is no contradiction.
+        let twice = parse_puzzle(
+            "board 2 2\nrows 1 0\ncols 1 0\nsubmarine\nconstraint 0 0 o\nconstraint 0 0 o\n",
+        );
+        assert_eq!(twice.unwrap().hints.len(), 1);
         let err = parse_puzzle("board 2 2\nrows 1 1\ncols 1 1\nboard 3 3\n").unwrap_err();
         assert_eq!(
             (err.line, err.message.as_str()),

@@ -119,7 +119,8 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
         }
         let course_args = CourseArgs::parse(&args.course)?;
         let rule = args.rule.map_or(LineRule::AtMost, RuleArg::rule);
-        let puzzle = StarBattle::new(parsed.puzzle, course_args.stars, rule, card);
+        let puzzle = StarBattle::within_limits(parsed.puzzle, course_args.stars, rule, card)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", args.input.display()))?;
         write_cnf(args, &puzzle)?;
         return course::run(puzzle, &course_args, &args.limits.budget());
     }
@@ -135,7 +136,8 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
     }
     let mode = args.modes.mode(Mode::One)?;
     let rule = args.rule.map_or(LineRule::Exact, RuleArg::rule);
-    let puzzle = StarBattle::new(parsed.puzzle, stars, rule, card);
+    let puzzle = StarBattle::within_limits(parsed.puzzle, stars, rule, card)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.input.display()))?;
     write_cnf(args, &puzzle)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     answer(

@@ -14,7 +14,7 @@ use crate::limits::Budget;
 use crate::solver::Session;
 use gridsat_encodings::cnf::Cnf;
 use gridsat_encodings::star_battle::{
-    encode, encode_rules, Encoded, LineRule, Options, Puzzle, Stars,
+    encode, encode_rules, estimated_clauses, Encoded, LineRule, Options, Puzzle, Stars,
 };
 use gridsat_encodings::CardEncoding;
 use serde_json::json;
@@ -30,7 +30,45 @@ pub struct StarBattle {
     encoded: Encoded,
 }
 
+/// The most clauses a puzzle's formula may be estimated to take (a few hundred MB of
+/// clauses): beyond it the command refuses before building, and names the way out.
+pub const MAX_CLAUSES: u128 = 40_000_000;
+
 impl StarBattle {
+    /// `new`, unless the formula is estimated to pass `MAX_CLAUSES` (the message says
+    /// how large it would be and what to choose instead).
+    pub fn within_limits(
+        puzzle: Puzzle,
+        stars: usize,
+        rule: LineRule,
+        card: CardEncoding,
+    ) -> Result<StarBattle, String> {
+        let options = Options {
+            stars,
+            line_rule: rule,
+            card,
+        };
+        let clauses = estimated_clauses(&puzzle, &options);
+        if clauses > MAX_CLAUSES {
+            let size = if clauses == u128::MAX {
+                "more than 2^128".to_string()
+            } else {
+                format!("about {clauses}")
+            };
+            let instead = if card == CardEncoding::Pairwise {
+                "; choose another --card (sequential, the default, grows linearly)"
+            } else {
+                ""
+            };
+            return Err(format!(
+                "a {}x{} grid with {stars} stars needs {size} clauses with the {card} \
+                 encoding (the limit is {MAX_CLAUSES}){instead}",
+                puzzle.rows, puzzle.cols
+            ));
+        }
+        Ok(StarBattle::new(puzzle, stars, rule, card))
+    }
+
     pub fn new(puzzle: Puzzle, stars: usize, rule: LineRule, card: CardEncoding) -> StarBattle {
         let options = Options {
             stars,
@@ -154,5 +192,65 @@ impl BoardPuzzle for StarBattle {
             Format::Grid => Ok(letter_grid(&self.puzzle, self.stars)),
             other => Err(format!("--format {other:?} is not a form of the puzzle")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::answer::BoardPuzzle;
+    use crate::star_battle::cli::load;
+
+    /// The size estimate that guards `within_limits` bounds every encoding's real
+    /// formula on the corpus, and is of its order (so that it refuses only what is huge).
+    #[test]
+    fn the_size_estimate_bounds_the_formula() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for (file, stars) in [("twonot1.txt", 2), ("custom1.txt", 2), ("queens8.txt", 1)] {
+            let parsed = load(&root.join("examples/star-battle").join(file)).unwrap();
+            for rule in [LineRule::AtMost, LineRule::Exact] {
+                for card in CardEncoding::ALL {
+                    let options = Options {
+                        stars,
+                        line_rule: rule,
+                        card,
+                    };
+                    let estimate = estimated_clauses(&parsed.puzzle, &options);
+                    let built = StarBattle::new(parsed.puzzle.clone(), stars, rule, card);
+                    let clauses = built.cnf().num_clauses() as u128;
+                    let what = format!("{file} {rule:?} {card}: {clauses} clauses, {estimate}");
+                    assert!(clauses <= estimate, "{what}");
+                    assert!(estimate <= clauses * 12, "{what}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_formula_too_large_is_refused_before_it_is_built() {
+        let side = 60;
+        let puzzle = Puzzle {
+            rows: side,
+            cols: side,
+            zones: (0..side)
+                .map(|r| gridsat_encodings::star_battle::Zone {
+                    label: char::from_u32(0x100 + r as u32).unwrap(),
+                    cells: (0..side)
+                        .map(|c| gridsat_encodings::grid::Cell::new(r, c))
+                        .collect(),
+                })
+                .collect(),
+        };
+        let e =
+            StarBattle::within_limits(puzzle.clone(), 3, LineRule::Exact, CardEncoding::Pairwise)
+                .unwrap_err();
+        assert!(e.contains("choose another --card"), "{e}");
+        assert!(StarBattle::within_limits(
+            puzzle,
+            3,
+            LineRule::Exact,
+            CardEncoding::SequentialCounter
+        )
+        .is_ok());
     }
 }

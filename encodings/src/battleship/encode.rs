@@ -31,28 +31,12 @@ pub fn fleet_counter_bound(puzzle: &Puzzle) -> u128 {
 /// forbid fewer. Lets a front end refuse a pairwise encoding too large to build.
 pub fn pairwise_sum_clauses(puzzle: &Puzzle) -> u128 {
     let line = |n: usize, sum: &Option<usize>| match *sum {
-        Some(s) if s < n && s > 0 => binomial(n, s + 1).saturating_add(binomial(n, n - s + 1)),
+        Some(s) if s < n && s > 0 => CardEncoding::Pairwise.estimated_clauses(n, s, s),
         _ => 0,
     };
     let rows = puzzle.row_sums.iter().map(|s| line(puzzle.cols, s));
     let cols = puzzle.col_sums.iter().map(|s| line(puzzle.rows, s));
     rows.chain(cols).fold(0, u128::saturating_add)
-}
-
-fn binomial(n: usize, k: usize) -> u128 {
-    if k > n {
-        return 0;
-    }
-    let k = k.min(n - k);
-    let mut value: u128 = 1;
-    for i in 0..k {
-        // value * (n - i) / (i + 1) stays exact: it is C(n, i + 1) * (i + 1)! / (i + 1)!.
-        value = match value.checked_mul((n - i) as u128) {
-            Some(v) => v / (i as u128 + 1),
-            None => return u128::MAX,
-        };
-    }
-    value
 }
 
 /// The CNF of a puzzle, the cell variables (the projection) and the placement variables.
@@ -365,6 +349,7 @@ mod tests {
 
     #[test]
     fn binomials_and_pairwise_cost() {
+        use crate::card::binomial;
         assert_eq!(binomial(10, 3), 120);
         assert_eq!(binomial(10, 0), 1);
         assert_eq!(binomial(3, 5), 0);

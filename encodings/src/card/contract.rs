@@ -53,6 +53,22 @@ pub trait CardinalityEncoding {
         Self::fill_counter(lits, counter_width(lits.len(), lo, hi), first_aux, values);
     }
 
+    /// At most about how many clauses `between(n inputs, lo, hi)` writes (saturating):
+    /// front ends refuse a formula too large to hold before building it. `counter_clauses`
+    /// is the encoding's own count for a counter of width `m`; pairwise overrides this.
+    fn estimated_clauses(n: usize, lo: usize, hi: usize) -> u128 {
+        let hi = hi.min(n);
+        match trivial(n, lo, hi) {
+            Some(Trivial::Impossible) => 1,
+            Some(Trivial::Free) => 0,
+            Some(_) => n as u128,
+            None => Self::counter_clauses(n, counter_width(n, lo, hi)).saturating_add(2),
+        }
+    }
+
+    /// An upper estimate of the clauses of `counter(n inputs, m)`.
+    fn counter_clauses(n: usize, m: usize) -> u128;
+
     /// `counter`, for callers that want the outputs themselves.
     fn unary_counter(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
         assert!(m >= 1 && m <= lits.len());

@@ -124,11 +124,34 @@ impl CardEncoding {
         with_type!(self, E => E::constrain(cnf, lits, lo, hi))
     }
 
+    /// See `CardinalityEncoding::estimated_clauses`: at most about how many clauses
+    /// `between` writes over `n` inputs, before anything is built.
+    pub fn estimated_clauses(self, n: usize, lo: usize, hi: usize) -> u128 {
+        with_type!(self, E => E::estimated_clauses(n, lo, hi))
+    }
+
     /// Outputs `o_1..o_m` (index `j-1` holds `o_j`) with `o_j <-> at least j inputs true`.
     /// Requires `1 <= m <= lits.len()`.
     pub fn unary_counter(self, cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
         with_type!(self, E => E::unary_counter(cnf, lits, m))
     }
+}
+
+/// `C(n, k)`, saturating at `u128::MAX` (the size of pairwise encodings).
+pub fn binomial(n: usize, k: usize) -> u128 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    let mut value: u128 = 1;
+    for i in 0..k {
+        // value * (n - i) / (i + 1) stays exact: value * (n - i) is C(n, i + 1) * (i + 1).
+        value = match value.checked_mul((n - i) as u128) {
+            Some(v) => v / (i as u128 + 1),
+            None => return u128::MAX,
+        };
+    }
+    value
 }
 
 impl std::fmt::Display for CardEncoding {

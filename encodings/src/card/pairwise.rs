@@ -3,6 +3,7 @@
 //! Exponential in general, the best choice for `k = 1` on short lines, where it beats
 //! every counter on size and propagates as strongly.
 
+use super::binomial;
 use super::contract::CardinalityEncoding;
 use crate::cnf::Cnf;
 use crate::lit::Lit;
@@ -17,6 +18,26 @@ pub struct Pairwise;
 
 impl CardinalityEncoding for Pairwise {
     const NAME: &'static str = "pairwise";
+
+    /// One clause per subset that breaks a bound: `C(n, hi+1)` and `C(n, n-lo+1)`.
+    fn estimated_clauses(n: usize, lo: usize, hi: usize) -> u128 {
+        let hi = hi.min(n);
+        if lo > hi {
+            return 1;
+        }
+        let upper = if hi < n { binomial(n, hi + 1) } else { 0 };
+        let lower = if lo > 0 { binomial(n, n - lo + 1) } else { 0 };
+        upper.saturating_add(lower)
+    }
+
+    /// An `and` gate per subset of each size up to `m` (`j + 1` clauses) and an `or` per
+    /// output.
+    fn counter_clauses(n: usize, m: usize) -> u128 {
+        (1..=m).fold(0u128, |sum, j| {
+            let gates = binomial(n, j);
+            sum.saturating_add(gates.saturating_mul(j as u128 + 2))
+        })
+    }
 
     /// `o_j` is the disjunction over all `j`-subsets of their conjunction.
     fn counter(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {

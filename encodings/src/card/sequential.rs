@@ -15,6 +15,11 @@ pub struct SequentialCounter;
 impl CardinalityEncoding for SequentialCounter {
     const NAME: &'static str = "sequential";
 
+    /// Up to four clauses per input and output width.
+    fn counter_clauses(n: usize, m: usize) -> u128 {
+        4 * n as u128 * m as u128
+    }
+
     fn counter(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
         // prev[j-1] = s(i-1, j) for j = 1..=min(i-1, m).
         let mut prev: Vec<Lit> = vec![lits[0]];

@@ -17,6 +17,14 @@ pub struct SortingNetwork;
 impl CardinalityEncoding for SortingNetwork {
     const NAME: &'static str = "sorting-network";
 
+    /// Batcher's network on `P = n` rounded up to a power of two has at most
+    /// `P log P (log P + 1) / 4` comparators, of two gates (three clauses each).
+    fn counter_clauses(n: usize, _m: usize) -> u128 {
+        let size = n.next_power_of_two() as u128;
+        let log = size.trailing_zeros() as u128;
+        size * log * (log + 1) / 4 * 6
+    }
+
     fn counter(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
         let size = lits.len().next_power_of_two();
         // None is the constant false.

@@ -17,6 +17,20 @@ pub struct Totalizer;
 impl CardinalityEncoding for Totalizer {
     const NAME: &'static str = "totalizer";
 
+    /// Each node writes at most two clauses per pair of its children's counts: the
+    /// tree of `node`, walked by sizes alone.
+    fn counter_clauses(n: usize, m: usize) -> u128 {
+        fn tree(leaves: usize, m: usize) -> u128 {
+            if leaves <= 1 {
+                return 0;
+            }
+            let (left, right) = (leaves / 2, leaves - leaves / 2);
+            let pairs = (left.min(m) as u128 + 1) * (right.min(m) as u128 + 1);
+            tree(left, m) + tree(right, m) + 2 * pairs
+        }
+        tree(n, m)
+    }
+
     fn counter(cnf: &mut Cnf, lits: &[Lit], m: usize) -> Vec<Lit> {
         let mut out = node(cnf, lits, m);
         out.truncate(m);

@@ -95,6 +95,33 @@ pub struct SearchStats {
     pub gates: u64,
 }
 
+/// Two lines a reader can take in: the search, then the cache and the components.
+impl std::fmt::Display for SearchStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "search: {} decisions ({} with no solution on either branch), {} literals set, \
+             {} gates decided first, {} witness searches",
+            self.decisions,
+            self.dead_decisions,
+            self.assignments,
+            self.gates,
+            self.witness_searches
+        )?;
+        write!(
+            f,
+            "cache: {} entries stored, {} hits, {} without solutions, {} evictions; \
+             components: {} analyses, {} splits",
+            self.cache_entries,
+            self.cache_hits,
+            self.dead_ends,
+            self.cache_evictions,
+            self.component_analyses,
+            self.splits
+        )
+    }
+}
+
 /// When a search stops early because it looks hopeless: once at least `min_dead_decisions`
 /// of its decisions had no solution on either branch and they outnumber those with
 /// solutions `ratio` to one or more (checked after every decision; zero and zero give
