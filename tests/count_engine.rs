@@ -123,6 +123,49 @@ fn count_and_listing_match_brute_force_on_random_cnfs() {
     assert!(nonzero > 500 && nonzero < 2900, "{nonzero} satisfiable");
 }
 
+/// Clauses longer than 16 literals ("wide") are settled in keys by counting their true
+/// literals and searched for new watches round from where the last search stopped (one
+/// clause of 100,000 literals was quadratic): random formulas with several of them, and
+/// short clauses that falsify their prefixes, against the brute force.
+#[test]
+fn wide_clauses_count_exactly() {
+    let mut rng = Rng(0x5eed_cafe_f00d_0017);
+    let mut nonzero = 0;
+    for _ in 0..24 {
+        let mut cnf = Cnf::new();
+        let n = 17 + rng.below(2);
+        let projected_percent = [30, 100][rng.below(2)];
+        for _ in 0..n {
+            if rng.chance(projected_percent) {
+                cnf.primary_var();
+            } else {
+                cnf.fresh_var();
+            }
+        }
+        for _ in 0..1 + rng.below(4) {
+            let mut vars: Vec<usize> = (0..n).collect();
+            for i in (1..n).rev() {
+                vars.swap(i, rng.below(i + 1));
+            }
+            let len = 17 + rng.below(n - 16);
+            let lits: Vec<Lit> = vars[..len]
+                .iter()
+                .map(|&v| Lit::new(Var::from_index(v), rng.chance(50)))
+                .collect();
+            cnf.clause(lits);
+        }
+        for _ in 0..rng.below(2 * n) {
+            let len = 1 + rng.below(3);
+            let lits: Vec<Lit> = (0..len)
+                .map(|_| Lit::new(Var::from_index(rng.below(n)), rng.chance(50)))
+                .collect();
+            cnf.clause(lits);
+        }
+        nonzero += usize::from(engine_agrees_with_brute_force(&cnf));
+    }
+    assert!(nonzero > 4 && nonzero < 24, "{nonzero} satisfiable");
+}
+
 /// A random CNF whose auxiliary variables are AND gates of 3 to 5 literals over projected
 /// variables, which the engine decides before the projected variables. Some "gates" miss
 /// one of their binary clauses, so they are not functions of their inputs and must not be

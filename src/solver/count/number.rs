@@ -34,6 +34,14 @@ impl Count {
         }
     }
 
+    /// The memory the value takes beside the `Count` itself (its limbs, when large).
+    pub fn heap_bytes(&self) -> usize {
+        match &self.0 {
+            Repr::Small(_) => 0,
+            Repr::Big(limbs) => limbs.capacity() * std::mem::size_of::<u64>(),
+        }
+    }
+
     /// The value, when it fits in a `u64`.
     pub fn to_u64(&self) -> Option<u64> {
         self.to_u128().and_then(|n| u64::try_from(n).ok())

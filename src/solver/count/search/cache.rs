@@ -64,8 +64,12 @@ const FREE: Slot = Slot {
 /// Sub-problem counts (with their DAG node when the search keeps one).
 pub(super) struct Cache {
     slots: Vec<Slot>,
-    /// Counts of 64 bits or more.
+    /// Counts of 64 bits or more, and the memory they hold: counted against the bound
+    /// too (a formula whose counts have 100,000 bits would otherwise fill the memory
+    /// with them while the table stays small).
     big: Vec<Count>,
+    big_bytes: usize,
+    max_big_bytes: usize,
     entries: usize,
     /// Entries the cache may hold: when it holds that many it evicts half.
     pub limit: usize,
@@ -82,6 +86,8 @@ impl Cache {
         Cache {
             slots: vec![FREE; FIRST_SLOTS],
             big: Vec::new(),
+            big_bytes: 0,
+            max_big_bytes: bytes / 2,
             entries: 0,
             limit: max_slots / 4 * 3,
             max_slots,
@@ -160,9 +166,14 @@ impl Cache {
                 stats.cache_evictions += 1;
             }
         }
+        if self.big_bytes + count.heap_bytes() > self.max_big_bytes && self.entries > 0 {
+            self.evict();
+            stats.cache_evictions += 1;
+        }
         let (count, meta) = match count.to_u64() {
             Some(n) => (n, 0),
             None => {
+                self.big_bytes += count.heap_bytes();
                 self.big.push(count);
                 ((self.big.len() - 1) as u64, BIG)
             }
@@ -226,7 +237,7 @@ impl Cache {
             worth.min(BUCKETS / 2 - 1) + if s.meta & HIT != 0 { BUCKETS / 2 } else { 0 }
         };
         // A histogram of scores finds the threshold that keeps at most half.
-        let keep = self.limit / 2;
+        let keep = self.entries.min(self.limit) / 2;
         let mut histogram = vec![0usize; BUCKETS];
         for slot in self.slots.iter().filter(|s| s.key != EMPTY) {
             histogram[bucket(slot)] += 1;
@@ -249,9 +260,12 @@ impl Cache {
         }
         // The kept big counts, renumbered; the hits start again from none.
         let old_big = std::mem::take(&mut self.big);
+        self.big_bytes = 0;
         for slot in self.slots.iter_mut().filter(|s| s.key != EMPTY) {
             if slot.meta & BIG != 0 {
-                self.big.push(old_big[slot.count as usize].clone());
+                let count = old_big[slot.count as usize].clone();
+                self.big_bytes += count.heap_bytes();
+                self.big.push(count);
                 slot.count = (self.big.len() - 1) as u64;
             }
             slot.meta &= !HIT;

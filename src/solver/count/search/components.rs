@@ -53,6 +53,10 @@ pub(super) struct Components {
     /// mark, and the constraints touched.
     card_delta: Vec<(u32, u32)>,
     card_touched: Vec<u32>,
+    /// Scratch for `child_key`: per wide clause, its literals made true since the mark,
+    /// and the wide clauses touched.
+    wide_new: Vec<u32>,
+    wide_touched: Vec<u32>,
 }
 
 impl Components {
@@ -72,6 +76,8 @@ impl Components {
             stamp: 0,
             card_delta: vec![(0, 0); cards],
             card_touched: Vec::new(),
+            wide_new: vec![0; long],
+            wide_touched: Vec::new(),
         }
     }
 
@@ -220,6 +226,14 @@ impl Components {
         for (at, lit) in trail.iter().enumerate().skip(mark) {
             child = sub(child, self.var_hash[lit.var().index()]);
             for &id in &formula.long_by_lit[lit.code()] {
+                if formula.is_wide(id) {
+                    // Settled below, from counts rather than by reading the clause.
+                    if self.wide_new[id as usize] == 0 {
+                        self.wide_touched.push(id);
+                    }
+                    self.wide_new[id as usize] += 1;
+                    continue;
+                }
                 let earlier = formula.long_clause(id).iter().any(|l| {
                     formula.value[l.code()] == 1
                         && (formula.position[l.var().index()] as usize) < at
@@ -229,6 +243,14 @@ impl Components {
                 }
             }
         }
+        // A wide clause was open at the mark when every true literal it has now is new.
+        for &id in &self.wide_touched {
+            let new = std::mem::take(&mut self.wide_new[id as usize]);
+            if formula.true_lits[id as usize] == new {
+                child = sub(child, self.clause_hash[id as usize]);
+            }
+        }
+        self.wide_touched.clear();
         child
     }
 }

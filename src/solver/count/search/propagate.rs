@@ -50,6 +50,10 @@ impl NativeCard {
     }
 }
 
+/// Clauses longer than this are "wide": their true literals are counted as they are
+/// assigned (see `Formula::true_lits`). Puzzle formulas have almost none.
+const WIDE: usize = 16;
+
 pub(super) struct Formula<const NATIVE: bool> {
     pub num_vars: usize,
     /// Literals of the clauses of length >= 3 ("long"), reordered in place for watching.
@@ -59,6 +63,16 @@ pub(super) struct Formula<const NATIVE: bool> {
     pub long_by_var: Vec<Vec<u32>>,
     /// Per literal code: the long clauses it occurs in.
     pub long_by_lit: Vec<Vec<u32>>,
+    /// Per literal code: the wide clauses (longer than `WIDE`) it occurs in, and per long
+    /// clause, how many of its literals are true (kept for wide ones only). A key asks
+    /// whether a clause was satisfied before an assignment; for a wide clause reading all
+    /// its literals every time made one clause of 100,000 literals quadratic.
+    wide_by_lit: Vec<Vec<u32>>,
+    pub true_lits: Vec<u32>,
+    /// Per long clause: where the last search for a new watch stopped, so the next one
+    /// starts there and goes round (without it a falsified prefix is read again at every
+    /// step: quadratic on a long clause).
+    search_from: Vec<u32>,
     /// Per variable: the other literal of each binary clause it occurs in.
     pub partners: Vec<Vec<Lit>>,
     /// Per literal code: long clauses whose first two literals include it, each with a
@@ -108,6 +122,9 @@ impl<const NATIVE: bool> Formula<NATIVE> {
             starts: vec![0],
             long_by_var: vec![Vec::new(); n],
             long_by_lit: vec![Vec::new(); 2 * n],
+            wide_by_lit: vec![Vec::new(); 2 * n],
+            true_lits: Vec::new(),
+            search_from: Vec::new(),
             partners: vec![Vec::new(); n],
             watches: vec![Vec::new(); 2 * n],
             implications: vec![Vec::new(); 2 * n],
@@ -180,9 +197,14 @@ impl<const NATIVE: bool> Formula<NATIVE> {
                 let id = (self.starts.len() - 1) as u32;
                 self.lits.extend_from_slice(clause);
                 self.starts.push(self.lits.len() as u32);
+                self.true_lits.push(0);
+                self.search_from.push(2);
                 for lit in clause {
                     self.long_by_var[lit.var().index()].push(id);
                     self.long_by_lit[lit.code()].push(id);
+                    if clause.len() > WIDE {
+                        self.wide_by_lit[lit.code()].push(id);
+                    }
                 }
                 if let &[a, b, c] = clause {
                     self.ternary[a.code()].push((b, c));
@@ -205,6 +227,11 @@ impl<const NATIVE: bool> Formula<NATIVE> {
     /// The number of long clauses (`0..long_clauses()` are their ids).
     pub fn long_clauses(&self) -> usize {
         self.starts.len() - 1
+    }
+
+    /// Whether long clause `id` is wide (its true literals are counted in `true_lits`).
+    pub fn is_wide(&self, id: u32) -> bool {
+        self.starts[id as usize + 1] - self.starts[id as usize] > WIDE as u32
     }
 
     /// The literals of long clause `id`.
@@ -246,6 +273,9 @@ impl<const NATIVE: bool> Formula<NATIVE> {
         self.value[(!lit).code()] = -1;
         self.position[lit.var().index()] = self.trail.len() as u32;
         self.trail.push(lit);
+        for &id in &self.wide_by_lit[lit.code()] {
+            self.true_lits[id as usize] += 1;
+        }
         if NATIVE {
             for &c in &self.card_occ[lit.code()] {
                 self.cards[c as usize].t += 1;
@@ -307,6 +337,9 @@ impl<const NATIVE: bool> Formula<NATIVE> {
             }
         }
         for lit in self.trail.drain(mark..) {
+            for &id in &self.wide_by_lit[lit.code()] {
+                self.true_lits[id as usize] -= 1;
+            }
             self.value[lit.code()] = 0;
             self.value[(!lit).code()] = 0;
         }
@@ -390,8 +423,13 @@ impl<const NATIVE: bool> Formula<NATIVE> {
                     write += 1;
                     continue;
                 }
-                let replacement = (start + 2..end).find(|&k| self.value[self.lits[k].code()] != -1);
+                let from = start + self.search_from[id as usize] as usize;
+                let unfalsified = |k: &usize| self.value[self.lits[*k].code()] != -1;
+                let replacement = (from..end)
+                    .find(unfalsified)
+                    .or_else(|| (start + 2..from).find(unfalsified));
                 if let Some(k) = replacement {
+                    self.search_from[id as usize] = (k - start) as u32;
                     self.lits.swap(start + 1, k);
                     self.watches[self.lits[start + 1].code()].push(kept);
                     continue;

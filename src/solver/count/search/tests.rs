@@ -559,3 +559,25 @@ fn recorded_constraints_fall_back_to_their_clauses() {
     }
     assert_eq!(run(&cnf, false, Limits::default()).unwrap().count, 10u128);
 }
+
+/// One clause of 3,000 literals: `2^3000 - 1` models, found with work linear in the
+/// clause (two decisions and a cache hit per literal). Keys must drop the clause exactly
+/// once, when its first literal becomes true: a key that drops it again below (or never)
+/// names a sub-problem met before differently, and the hits are lost.
+#[test]
+fn one_wide_clause_is_counted_in_linear_work() {
+    let n = 3_000;
+    let mut cnf = Cnf::new();
+    let lits: Vec<Lit> = (0..n).map(|_| cnf.primary_var().positive()).collect();
+    cnf.clause(lits);
+    let outcome = Search::<false>::new(&cnf, false, Limits::default())
+        .run()
+        .unwrap();
+    assert!(
+        outcome.count.add(&Count::ONE) == Count::pow2(n),
+        "wrong count"
+    );
+    let stats = outcome.stats;
+    assert!(stats.decisions <= 2 * n as u64 + 10, "{stats:?}");
+    assert!(stats.cache_hits + 10 >= n as u64, "{stats:?}");
+}
