@@ -7,6 +7,7 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(
     name = "gridsat",
+    disable_help_subcommand = true,
     version,
     about = "A SAT-backed solver for grid puzzles",
     after_help = "Every solution is checked by an independent rule checker before it is printed.\n\n\
@@ -35,12 +36,24 @@ enum Command {
     CountCnf(gridsat::count_cnf::Args),
     /// Benchmarks: every encoding, search and SAT solver a puzzle has, timed on the same
     /// files, with the answers compared.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = BENCH_EXAMPLES)]
     Bench(gridsat::bench::Command),
     /// Generate puzzles with exactly one solution (proven), reproducible from a seed.
     #[command(subcommand)]
     Generate(Generate),
+    /// Print the help of gridsat or of one of its commands (`gridsat help sokoban`, the
+    /// same as `gridsat sokoban --help`).
+    Help {
+        /// The command (and subcommand) whose help to print.
+        command: Vec<String>,
+    },
 }
+
+const BENCH_EXAMPLES: &str = "Examples:
+  gridsat bench star-battle examples/star-battle/twonot1.txt --stars 2
+  gridsat bench battleship examples/battleship/puzzle*.txt --runs 5 --choice totalizer
+  gridsat bench full-board examples/full-board/set-2018-smallmaps.txt --runs 1 --format svg > fb.svg
+  gridsat bench sokoban examples/sokoban/microban-1-10.xsb --timeout 10 --format csv";
 
 #[derive(Subcommand)]
 enum Generate {
@@ -48,6 +61,21 @@ enum Generate {
     StarBattle(gridsat::star_battle::generate::Args),
     /// Battleship: an R x C board and a fleet.
     Battleship(gridsat::battleship::generate::Args),
+}
+
+/// `gridsat help [COMMAND...]`: the long help of the command named, as `--help` prints it.
+fn help(path: &[String]) -> anyhow::Result<Exit> {
+    let mut command = gridsat::cli::numbers::accept_negative_values(Cli::command());
+    command.build();
+    let mut shown = &mut command;
+    for name in path {
+        let Some(sub) = shown.find_subcommand_mut(name) else {
+            anyhow::bail!("'{name}' is not a command (see gridsat --help)");
+        };
+        shown = sub;
+    }
+    shown.print_long_help()?;
+    Ok(Exit::Solved)
 }
 
 fn main() -> ExitCode {
@@ -65,6 +93,7 @@ fn main() -> ExitCode {
         Command::Bench(command) => gridsat::bench::run(command),
         Command::Generate(Generate::StarBattle(args)) => gridsat::star_battle::generate::run(args),
         Command::Generate(Generate::Battleship(args)) => gridsat::battleship::generate::run(args),
+        Command::Help { command } => help(command),
     };
     Exit::report(result).into()
 }

@@ -79,13 +79,13 @@ are exactly the plans), within --timeout and --max-plans; docs/sokoban.md has th
 Examples:
   gridsat sokoban examples/sokoban/microban-1-10.xsb --level 3
   gridsat sokoban examples/sokoban/course.txt --boards
-  gridsat sokoban levels.xsb --timeout 60 --format json
-  gridsat sokoban levels.xsb --level 5 --method astar
-  gridsat sokoban levels.xsb --level 5 --quick
-  gridsat sokoban levels.xsb --quick --timeout 60
-  gridsat sokoban levels.xsb --level 5 --method bfs
-  gridsat sokoban levels.xsb --level 5 --dimacs level5.cnf
-  gridsat sokoban levels.xsb --dimacs level-{}.cnf --horizon 20";
+  gridsat sokoban examples/sokoban/microban-1-10.xsb --timeout 60 --format json
+  gridsat sokoban examples/sokoban/microban-1-10.xsb --level 5 --method astar
+  gridsat sokoban examples/sokoban/microban-1-10.xsb --level 5 --quick
+  gridsat sokoban examples/sokoban/microban-1-10.xsb --quick --timeout 60
+  gridsat sokoban examples/sokoban/microban-1-10.xsb --level 5 --method bfs
+  gridsat sokoban examples/sokoban/microban-1-10.xsb --level 5 --dimacs level5.cnf
+  gridsat sokoban examples/sokoban/microban-1-10.xsb --dimacs level-{}.cnf --horizon 20";
 
 /// Finds push-optimal Sokoban plans (fewest pushes, then fewest moves among those).
 #[derive(Debug, clap::Args)]

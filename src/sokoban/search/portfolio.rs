@@ -189,6 +189,10 @@ impl Portfolio {
         let mut sat_found = None;
         let mut push_seconds = None;
         let mut gave_up: Vec<String> = Vec::new();
+        // Which searches are still at work, and what SAT has proven so far: at the time
+        // limit each is named with what it did, not only those that stopped on their own.
+        let (mut sat_running, mut astar_running) = (running == 2, true);
+        let mut sat_bound = 0;
         // Neither search proved anything: the larger bound, and why each stopped.
         let nobody = |reasons: &[String], bound: usize, encoding| PortfolioResult {
             outcome: Outcome::GaveUp {
@@ -212,7 +216,10 @@ impl Portfolio {
             };
             let elapsed = started.elapsed().as_secs_f64();
             match message {
-                Ok(Message::Sat(Progress::NoPlanBelow(b))) => bound = bound.max(b),
+                Ok(Message::Sat(Progress::NoPlanBelow(b))) => {
+                    bound = bound.max(b);
+                    sat_bound = sat_bound.max(b);
+                }
                 Ok(Message::Sat(Progress::Size(s))) => encoding = s,
                 Ok(Message::Sat(Progress::Found(s))) => {
                     // SAT proved push-optimality; A* has nothing left to add.
@@ -222,6 +229,7 @@ impl Portfolio {
                 }
                 Ok(Message::SatDone(result)) => {
                     running -= 1;
+                    sat_running = false;
                     match result? {
                         Outcome::GaveUp {
                             reason,
@@ -250,6 +258,7 @@ impl Portfolio {
                 }
                 Ok(Message::AstarDone(outcome)) => {
                     running -= 1;
+                    astar_running = false;
                     match outcome {
                         // A cancelled A* after SAT's proof: keep waiting for SAT's moves.
                         Outcome::GaveUp { .. } if sat_found.is_some() => {}
@@ -283,13 +292,33 @@ impl Portfolio {
                         rx.recv_timeout(grace.saturating_duration_since(Instant::now()))
                     {
                         match message {
-                            Message::Sat(Progress::NoPlanBelow(b)) => bound = bound.max(b),
+                            Message::Sat(Progress::NoPlanBelow(b)) => {
+                                bound = bound.max(b);
+                                sat_bound = sat_bound.max(b);
+                            }
                             Message::AstarDone(Outcome::GaveUp { no_plan_below, .. }) => {
                                 bound = bound.max(no_plan_below);
+                                if astar_running {
+                                    gave_up.push(format!(
+                                        "astar: time limit, no plan with fewer than \
+                                         {no_plan_below} pushes"
+                                    ));
+                                    astar_running = false;
+                                }
                                 break;
                             }
                             _ => {}
                         }
+                    }
+                    if astar_running {
+                        gave_up.push("astar: time limit".into());
+                    }
+                    if sat_running {
+                        gave_up.push(if sat_bound > 0 {
+                            format!("sat: time limit, no plan with fewer than {sat_bound} pushes")
+                        } else {
+                            "sat: time limit, before its first horizon was refuted".into()
+                        });
                     }
                     return Ok(match sat_found {
                         Some(s) => PortfolioResult {
