@@ -5,7 +5,7 @@
 //! long-lived server must not keep abandoned searches burning a core after Stop. A child
 //! process stops for real (it is killed), and its output is the CLI's byte for byte.
 
-use crate::limits::{Budget, GRACE};
+use crate::limits::Budget;
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -29,9 +29,13 @@ pub struct Outcome {
     pub timed_out: bool,
 }
 
+/// How long past the deadline a run may take to print what it proved before it is
+/// killed (the CLI's `--timeout` is per map or level: a file of many goes on longer).
+pub const KILL_GRACE: Duration = Duration::from_secs(2);
+
 /// Runs `exe ARGS --timeout T` in `dir`, with T the budget's time left: the CLI gives up
 /// on its own at the deadline (printing what it proved, exit 4); the process is killed
-/// when the budget is cancelled, or `GRACE` after the deadline if it is still running.
+/// when the budget is cancelled, or `KILL_GRACE` after the deadline if still running.
 pub fn run_cli(exe: &Path, dir: &Path, args: &[String], budget: &Budget) -> Outcome {
     let mut command = Command::new(exe);
     command
@@ -57,7 +61,7 @@ pub fn run_cli(exe: &Path, dir: &Path, args: &[String], budget: &Budget) -> Outc
     };
     let stdout = read_in_background(child.stdout.take());
     let stderr = read_in_background(child.stderr.take());
-    let hard_deadline = budget.deadline().map(|d| d + GRACE);
+    let hard_deadline = budget.deadline().map(|d| d + KILL_GRACE);
     let mut outcome = Outcome::default();
     loop {
         match child.try_wait() {
@@ -83,9 +87,7 @@ pub fn run_cli(exe: &Path, dir: &Path, args: &[String], budget: &Budget) -> Outc
     outcome
 }
 
-fn read_in_background(
-    pipe: Option<impl Read + Send + 'static>,
-) -> std::thread::JoinHandle<String> {
+fn read_in_background(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
     std::thread::spawn(move || {
         let mut bytes = Vec::new();
         if let Some(mut pipe) = pipe {
@@ -187,12 +189,7 @@ mod tests {
             stopper.cancel();
         });
         let scratch = Scratch::new().unwrap();
-        let outcome = run_cli(
-            Path::new("sleep"),
-            &scratch.path,
-            &["30".into()],
-            &budget,
-        );
+        let outcome = run_cli(Path::new("sleep"), &scratch.path, &["30".into()], &budget);
         assert!(outcome.stopped && !outcome.timed_out);
         assert_eq!(outcome.status, None);
         assert!(began.elapsed() < Duration::from_secs(10));

@@ -97,7 +97,10 @@ const JSON: &str = "application/json";
 
 fn route(request: &mut tiny_http::Request, shared: &Shared) -> (u16, String, &'static str) {
     if !host_allowed(request, shared) {
-        return error(421, "this server answers only requests addressed to it by its own address");
+        return error(
+            421,
+            "this server answers only requests addressed to it by its own address",
+        );
     }
     let url = request.url().split('?').next().unwrap_or("").to_string();
     match (request.method(), url.as_str()) {
@@ -153,9 +156,10 @@ fn host_allowed(request: &tiny_http::Request, shared: &Shared) -> bool {
 fn read_json<T: serde::de::DeserializeOwned>(
     request: &mut tiny_http::Request,
 ) -> Result<T, (u16, String)> {
-    let is_json = request.headers().iter().any(|h| {
-        h.field.equiv("Content-Type") && h.value.as_str().starts_with("application/json")
-    });
+    let is_json = request
+        .headers()
+        .iter()
+        .any(|h| h.field.equiv("Content-Type") && h.value.as_str().starts_with("application/json"));
     if !is_json {
         return Err((415, "send the request as application/json".into()));
     }
@@ -186,7 +190,10 @@ fn answer(solve: SolveRequest, shared: &Shared) -> (u16, Value) {
     };
     if shared.active.fetch_add(1, Ordering::SeqCst) >= shared.max_runs {
         shared.active.fetch_sub(1, Ordering::SeqCst);
-        return (503, json!({ "error": "busy: too many runs at once; try again" }));
+        return (
+            503,
+            json!({ "error": "busy: too many runs at once; try again" }),
+        );
     }
     let _active = Release(&shared.active);
     static NEXT: AtomicUsize = AtomicUsize::new(1);
@@ -200,7 +207,10 @@ fn answer(solve: SolveRequest, shared: &Shared) -> (u16, Value) {
         });
     let budget = Budget::starting_now(Some(limit));
     let Some(_job) = shared.jobs.start(&id, &budget) else {
-        return (409, json!({ "error": format!("run {id} is already going") }));
+        return (
+            409,
+            json!({ "error": format!("run {id} is already going") }),
+        );
     };
     let scratch = match Scratch::new() {
         Ok(scratch) => scratch,
@@ -208,7 +218,10 @@ fn answer(solve: SolveRequest, shared: &Shared) -> (u16, Value) {
     };
     if let Input::File { name, text } = &plan.input {
         if let Err(e) = std::fs::write(scratch.path.join(name), text) {
-            return (500, json!({ "error": format!("cannot save the puzzle: {e}") }));
+            return (
+                500,
+                json!({ "error": format!("cannot save the puzzle: {e}") }),
+            );
         }
     }
     let mut result = json!({

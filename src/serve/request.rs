@@ -107,7 +107,10 @@ pub struct SolveRequest {
 pub enum Input {
     Url(String),
     /// The file's name (safe to create in a fresh folder) and its text.
-    File { name: String, text: String },
+    File {
+        name: String,
+        text: String,
+    },
     /// Generating reads no puzzle.
     None,
 }
@@ -214,7 +217,11 @@ impl SolveRequest {
             Kind::FullBoard | Kind::Sokoban => unreachable!("checked by Kind::has"),
         }
         number("--seed", self.seed, &mut args);
-        let file = if kind == Kind::StarBattle { "grid" } else { "course" };
+        let file = if kind == Kind::StarBattle {
+            "grid"
+        } else {
+            "course"
+        };
         Ok(["url", file]
             .into_iter()
             .map(|format| Run {
@@ -269,7 +276,12 @@ pub fn file_name(opened: Option<&str>, kind: Kind) -> String {
         .take(64)
         .collect::<String>();
     if base.is_empty() || base.starts_with(['.', '-']) {
-        return if kind == Kind::Sokoban { "pasted.xsb" } else { "pasted.txt" }.to_string();
+        return if kind == Kind::Sokoban {
+            "pasted.xsb"
+        } else {
+            "pasted.txt"
+        }
+        .to_string();
     }
     base
 }

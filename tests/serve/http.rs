@@ -78,21 +78,39 @@ pub fn request(
     let _ = stream
         .write_all(head.as_bytes())
         .and_then(|()| stream.write_all(body));
-    let mut bytes = Vec::new();
-    let _ = stream.read_to_end(&mut bytes);
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let (head, body) = text
-        .split_once("\r\n\r\n")
-        .unwrap_or_else(|| panic!("no HTTP answer: {text:?}"));
+    // Read by Content-Length: chromedriver keeps the connection open after answering.
+    let mut reader = BufReader::new(stream);
+    let mut head = String::new();
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            break;
+        }
+        head.push_str(&line);
+    }
     let status = head
         .split(' ')
         .nth(1)
         .and_then(|s| s.parse().ok())
-        .expect("a status");
-    let chunked = head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked");
-    (status, if chunked { unchunk(body) } else { body.to_string() })
+        .unwrap_or_else(|| panic!("no HTTP answer: {head:?}"));
+    let lower = head.to_ascii_lowercase();
+    let length = lower
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|n| n.trim().parse::<usize>().ok());
+    let mut bytes = Vec::new();
+    match length {
+        Some(n) => {
+            bytes.resize(n, 0);
+            reader.read_exact(&mut bytes).expect("the whole body");
+        }
+        None => {
+            let _ = reader.read_to_end(&mut bytes);
+        }
+    }
+    let body = String::from_utf8_lossy(&bytes).into_owned();
+    let chunked = lower.contains("transfer-encoding: chunked");
+    (status, if chunked { unchunk(&body) } else { body })
 }
 
 fn unchunk(mut body: &str) -> String {

@@ -5,7 +5,7 @@
 mod browser;
 mod http;
 
-use http::{request, Server, JSON};
+use http::{request, Server};
 use serde_json::Value;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -79,7 +79,7 @@ fn a_bad_puzzle_is_the_clis_error_message() {
     );
     assert_eq!(cli.status.code(), Some(2));
     let message = String::from_utf8(cli.stderr).unwrap();
-    assert!(message.contains("pasted.txt:"), "{message}");
+    assert!(message.starts_with("gridsat: pasted.txt:4: "), "{message}");
     assert_eq!(answer["exit"], 2);
     assert_eq!(answer["error"], message.trim_end());
     // A file opened on the page keeps its own name in the message.
@@ -94,8 +94,14 @@ fn a_bad_puzzle_is_the_clis_error_message() {
         "board 2 x\n",
         &["battleship", "ships.txt", "--unique"],
     );
-    assert_eq!(answer["error"], String::from_utf8(cli.stderr).unwrap().trim_end());
-    assert!(answer["error"].as_str().unwrap().starts_with("ships.txt:1"));
+    assert_eq!(
+        answer["error"],
+        String::from_utf8(cli.stderr).unwrap().trim_end()
+    );
+    assert!(answer["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("gridsat: ships.txt:1: "));
     // What the page cannot ask the CLI is said before running it.
     let answer = solve(
         &server,
@@ -189,18 +195,37 @@ fn two_requests_run_at_once_and_stop_ends_a_run() {
 #[test]
 fn a_run_gives_up_at_its_time_limit_with_the_clis_partial_answer() {
     let server = Server::start(&["--max-time", "1"]);
-    let maps = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("examples/full-board/set-2018-largemaps.txt"),
-    )
-    .unwrap();
+    let read = |path: &str| {
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+            .unwrap()
+    };
+    // One map: the CLI's own --timeout ends it, with the bound it proved.
     let began = Instant::now();
     let answer = solve(
         &server,
-        &serde_json::json!({"puzzle": maps, "kind": "full-board", "mode": "solve", "timeout": 100})
-            .to_string(),
+        &serde_json::json!({"puzzle": read("examples/full-board/one-map/set-2016-large-1.txt"),
+                            "kind": "full-board", "mode": "solve", "timeout": 100})
+        .to_string(),
     );
     assert!(began.elapsed() < Duration::from_secs(10));
     assert_eq!(answer["exit"], 4, "{answer}");
-    assert!(answer["json"].is_object(), "{answer}");
+    let map = &answer["json"]["maps"][0];
+    assert_eq!(map["gave_up"], "the time limit of 1 s", "{answer}");
+    assert!(map["proven"]
+        .as_str()
+        .unwrap()
+        .starts_with("no game has fewer than"));
+    // Six maps, each with its own --timeout of 1 s: the server kills the run first.
+    let began = Instant::now();
+    let answer = solve(
+        &server,
+        &serde_json::json!({"puzzle": read("examples/full-board/one-map/set-2016-large-1.txt")
+                                          .repeat(6),
+                            "kind": "full-board", "mode": "solve"})
+        .to_string(),
+    );
+    assert!(began.elapsed() < Duration::from_secs(10));
+    assert_eq!(answer["exit"], Value::Null, "{answer}");
+    assert_eq!(answer["timed_out"], true);
+    assert_eq!(answer["error"], "gave up at the server's time limit");
 }
