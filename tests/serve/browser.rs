@@ -293,14 +293,42 @@ fn the_page_in_a_real_browser_answers_with_verdicts_pictures_and_errors() {
     assert_eq!(browser.count("#picture svg"), 0);
     browser.screenshot("error.png");
 
-    // Generate: a proven unique puzzle, put in the box and checked.
+    // Stop: a Full Board map that takes minutes, pasted, then the Stop button.
+    let map = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/full-board/one-map/set-2016-large-1.txt"),
+    )
+    .unwrap();
+    browser.script(&format!(
+        "document.getElementById('puzzle').value = {};",
+        serde_json::to_string(&map).unwrap()
+    ));
+    browser.click("#kind option[value=full-board]");
     browser.type_into("#stars", "");
+    browser.script("document.body.dataset.state = 'pressed';");
+    browser.click("#solve");
+    let began = Instant::now();
+    while browser.script("return document.body.dataset.state;") != "running" {
+        assert!(
+            began.elapsed() < Duration::from_secs(10),
+            "the run did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    browser.click("#stop");
+    browser.wait_for_answer();
+    assert_eq!(browser.text("#verdict"), "Stopped");
+    assert_eq!(browser.text("#error"), "stopped");
+    assert!(began.elapsed() < Duration::from_secs(10));
+
+    // Generate: a proven unique puzzle, put in the box and checked.
     browser.click("#kind option[value='']");
     browser.type_into("#gen-seed", "3");
     browser.click("#generate");
     let began = Instant::now();
-    // Generate, then Unique on what it made: two more lines of history.
-    while browser.count("#history li") < 5 {
+    // Generate, then Unique on what it made: two more lines of history (six in all).
+    while browser.count("#history li") < 6 {
         assert!(
             began.elapsed() < Duration::from_secs(60),
             "no generated puzzle"
