@@ -11,6 +11,7 @@ pub mod full_board;
 pub mod generate;
 pub mod input;
 pub mod limits;
+pub mod serve;
 pub mod sokoban;
 pub mod solver;
 pub mod star_battle;

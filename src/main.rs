@@ -41,6 +41,9 @@ enum Command {
     /// Generate puzzles with exactly one solution (proven), reproducible from a seed.
     #[command(subcommand)]
     Generate(Generate),
+    /// A page for puzzle designers: a local web server (127.0.0.1) whose page solves,
+    /// checks uniqueness, repairs and generates with this command line.
+    Serve(gridsat::serve::Args),
     /// Print the help of gridsat or of one of its commands (`gridsat help sokoban`, the
     /// same as `gridsat sokoban --help`).
     Help {
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::Bench(command) => gridsat::bench::run(command),
         Command::Generate(Generate::StarBattle(args)) => gridsat::star_battle::generate::run(args),
         Command::Generate(Generate::Battleship(args)) => gridsat::battleship::generate::run(args),
+        Command::Serve(args) => gridsat::serve::run(args),
         Command::Help { command } => help(command),
     };
     Exit::report(result).into()
