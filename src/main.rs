@@ -12,7 +12,8 @@ use std::process::ExitCode;
     after_help = "Every solution is checked by an independent rule checker before it is printed.\n\n\
 Exit status, for every command: 0 solved; 1 no solution or proven unsolvable (with\n\
 --unique: none or several); 2 bad input or usage; 3 internal error (an answer failed the\n\
-independent check: a bug); 4 gave up at a time or size limit.\n\n\
+independent check: a bug); 4 gave up at a time or size limit; 5 a plan not proven\n\
+optimal (Sokoban --quick); 130 interrupted by Ctrl-C (what was proven so far was printed).\n\n\
 Try: gridsat star-battle examples/star-battle/twonot1.txt --stars 2"
 )]
 struct Cli {
@@ -52,6 +53,7 @@ enum Generate {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    gridsat::limits::stop_on_ctrl_c();
     let result = match &cli.command {
         Command::StarBattle(args) => gridsat::star_battle::cli::run(args),
         Command::Battleship(args) => gridsat::battleship::cli::run(args),

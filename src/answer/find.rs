@@ -84,11 +84,8 @@ pub fn find<P: BoardPuzzle>(puzzle: Arc<P>, mode: Mode, budget: &Budget) -> anyh
         let (puzzle, partial, budget) = (puzzle.clone(), partial.clone(), budget.clone());
         move || compute(&*puzzle, mode, &budget, &partial)
     };
-    // Without a deadline nothing needs watching: the work runs here.
-    let result = match budget.deadline() {
-        None => Some(work()),
-        Some(_) => wait_for(budget, work),
-    };
+    // Watched even without a deadline: Ctrl-C may end the wait at any time.
+    let result = wait_for(budget, work);
     match result {
         Some(Ok(Some(answer))) => Ok(answer),
         Some(Err(e)) if !SolverError::is_interruption(&e) => Err(e),

@@ -246,6 +246,11 @@ impl Args {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Exit> {
+    run_to(args, std::io::stdout().lock())
+}
+
+/// `run`, written to `out`.
+pub fn run_to(args: &Args, out: impl std::io::Write) -> anyhow::Result<Exit> {
     args.solver.choose();
     args.output
         .format
@@ -254,8 +259,12 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
     let entries = parse_levels(&text, args.input_format, args.level)
         .map_err(|e| InputError::new(&args.input, e))?;
     let portfolio = portfolio::Portfolio::default();
-    let mut printer = ItemPrinter::new(std::io::stdout().lock(), args.output.format);
+    let mut printer = ItemPrinter::new(out, args.output.format);
     for entry in &entries {
+        if crate::limits::interrupted() {
+            // Ctrl-C: the level it stopped was printed with its bound; no more.
+            break;
+        }
         let (outcome, run) =
             solve_level(&entry.level, args.strategy(), &args.limits(), &portfolio)?;
         let formula_horizon = default_horizon(&entry.level, &outcome);
