@@ -34,6 +34,9 @@ enum Command {
     Sokoban(gridsat::sokoban::cli::Args),
     /// Count the models of a DIMACS CNF file, projected on its `c p show` line.
     CountCnf(gridsat::count_cnf::Args),
+    /// Every puzzle file under some paths (every level, every map) on several threads:
+    /// one JSON line per item, and a summary.
+    Batch(gridsat::batch::Args),
     /// Benchmarks: every encoding, search and SAT solver a puzzle has, timed on the same
     /// files, with the answers compared.
     #[command(subcommand)]
@@ -60,6 +63,7 @@ fn main() -> ExitCode {
         Command::FullBoard(args) => gridsat::full_board::cli::run(args),
         Command::Sokoban(args) => gridsat::sokoban::cli::run(args),
         Command::CountCnf(args) => gridsat::count_cnf::run(args),
+        Command::Batch(args) => gridsat::batch::run(args),
         Command::Bench(command) => gridsat::bench::run(command),
         Command::Generate(Generate::StarBattle(args)) => gridsat::star_battle::generate::run(args),
         Command::Generate(Generate::Battleship(args)) => gridsat::battleship::generate::run(args),

@@ -51,6 +51,10 @@ pub struct Args {
     /// Map file; without it, one line naming the file is read from standard input.
     pub input: Option<PathBuf>,
 
+    /// Answer only map N of the file (1-based, in file order); default every map.
+    #[arg(long, value_name = "N")]
+    pub map: Option<usize>,
+
     #[command(flatten)]
     pub mode: ModeArgs,
 
@@ -144,7 +148,7 @@ pub fn run_to(args: &Args, mut out: impl Write) -> anyhow::Result<Exit> {
         eprintln!("gridsat: {}: no such file", path.display());
         return Ok(Exit::BadInput);
     }
-    let maps = read_maps(&path)?;
+    let maps = select_map(read_maps(&path)?, args.map, &path)?;
     let options = Options {
         encoding: args.encoding.into(),
         limit: match mode {
@@ -259,6 +263,25 @@ fn file_name_from_stdin() -> anyhow::Result<PathBuf> {
     let name = String::from_utf8(line)
         .map_err(|_| anyhow::anyhow!("standard input: the map file's name is not UTF-8"))?;
     Ok(PathBuf::from(name))
+}
+
+/// The maps `--map` asks for: map `n` alone, or all of them.
+fn select_map(
+    mut maps: Vec<MapEntry>,
+    map: Option<usize>,
+    path: &Path,
+) -> anyhow::Result<Vec<MapEntry>> {
+    let Some(n) = map else {
+        return Ok(maps);
+    };
+    if n == 0 || n > maps.len() {
+        anyhow::bail!(
+            "{}: --map {n}: the file has {} map(s), numbered from 1",
+            path.display(),
+            maps.len()
+        );
+    }
+    Ok(vec![maps.swap_remove(n - 1)])
 }
 
 pub fn read_maps(path: &Path) -> anyhow::Result<Vec<MapEntry>> {
