@@ -8,7 +8,17 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
+
+/// Set by a command that draws its own bar (a batch) over the commands it runs.
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// No `Progress` made from now on is drawn (the batch's own bar was made before).
+pub fn quiet() {
+    QUIET.store(true, Ordering::Relaxed);
+}
 
 /// A bar or spinner on standard error, or nothing when standard error is no terminal.
 #[derive(Clone, Debug)]
@@ -45,7 +55,7 @@ impl Progress {
     }
 
     fn drawn(make: impl FnOnce() -> ProgressBar) -> Progress {
-        if !std::io::stderr().is_terminal() {
+        if QUIET.load(Ordering::Relaxed) || !std::io::stderr().is_terminal() {
             return Progress::hidden();
         }
         let bar = make();
@@ -65,6 +75,23 @@ impl Progress {
         }
     }
 
+    /// Sets the message to `describe()` ten times a second, on a thread of its own,
+    /// until the `Watch` is dropped: a search shares what it proved (behind its own
+    /// lock) and never waits for the terminal.
+    pub fn watch(&self, describe: impl Fn() -> String + Send + 'static) -> Watch {
+        let stop = Arc::new(AtomicBool::new(false));
+        if let Some(bar) = self.bar.clone() {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    bar.set_message(describe());
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            });
+        }
+        Watch { stop }
+    }
+
     /// Runs `print` (writing to the terminal) with the bar out of the way.
     pub fn suspend<T>(&self, print: impl FnOnce() -> T) -> T {
         match &self.bar {
@@ -78,5 +105,16 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// Stops a `Progress::watch` when dropped.
+pub struct Watch {
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
     }
 }

@@ -64,6 +64,12 @@ pub fn answer(item: &Item, args: &Args) -> Record {
     let seconds = began.elapsed().as_secs_f64();
     let (exit, result) = match outcome {
         Ok((exit, mut value)) => {
+            // Stopped by Ctrl-C, not by its time limit: the item says so.
+            let exit = if exit == Exit::GaveUp && crate::limits::interrupted() {
+                Exit::Interrupted
+            } else {
+                exit
+            };
             let mut times = Map::new();
             take_times(&mut value, String::new(), &mut times);
             let status = status(exit, &value);
@@ -197,7 +203,6 @@ fn status(exit: Exit, value: &Value) -> &'static str {
         .or_else(|| value.get("unique"))
         .and_then(Value::as_str);
     match (exit, verdict) {
-        (_, _) if exit == Exit::GaveUp && crate::limits::interrupted() => "interrupted",
         (Exit::Solved, Some("unique")) => "unique",
         (Exit::NoAnswer, Some("multiple")) => "not-unique",
         (Exit::Solved, _) => "solved",

@@ -66,8 +66,7 @@ impl Kind {
             return Some(Kind::Battleship);
         }
         let xsb = |line: &str| {
-            line.trim_start().starts_with('#')
-                && line.chars().all(|c| " #@+$*.-_".contains(c))
+            line.trim_start().starts_with('#') && line.chars().all(|c| " #@+$*.-_".contains(c))
         };
         if lines.iter().any(|l| xsb(l)) || (first.starts_with(';') && text.contains('#')) {
             return Some(Kind::Sokoban);
@@ -82,7 +81,11 @@ impl Kind {
         if a.len() == 2 && a.iter().all(|w| number(w)) && b.len() == 2 && number(b[1]) {
             return Some(Kind::StarBattle);
         }
-        let grid = if a.len() == 1 && number(a[0]) { &lines[1..] } else { &lines[..] };
+        let grid = if a.len() == 1 && number(a[0]) {
+            &lines[1..]
+        } else {
+            &lines[..]
+        };
         let letters = |l: &&str| l.len() >= 2 && l.chars().all(|c| c.is_ascii_alphabetic());
         if !grid.is_empty() && grid.iter().all(letters) {
             return Some(Kind::StarBattle);
@@ -117,11 +120,17 @@ mod tests {
         assert_eq!(detect("a.txt", "c hi\np cnf 2 1\n1 2 0\n"), Some(Kind::Cnf));
         assert_eq!(detect("a.txt", "map\n▓▓▓\n▓ ▓\n"), Some(Kind::FullBoard));
         assert_eq!(detect("a.txt", "map\n15 moves\n"), None);
-        assert_eq!(detect("a.txt", "board 3 4\nrows 1 3 1\n"), Some(Kind::Battleship));
+        assert_eq!(
+            detect("a.txt", "board 3 4\nrows 1 3 1\n"),
+            Some(Kind::Battleship)
+        );
         assert_eq!(detect("a.txt", "; 1\n\n####\n# .#\n"), Some(Kind::Sokoban));
         assert_eq!(detect("a.txt", "8888888\n8103018\n"), Some(Kind::Sokoban));
         assert_eq!(detect("a.txt", "4 3\nL 6\n0 0\n"), Some(Kind::StarBattle));
-        assert_eq!(detect("a.txt", "1\nAAB\nABB\nBBB\n"), Some(Kind::StarBattle));
+        assert_eq!(
+            detect("a.txt", "1\nAAB\nABB\nBBB\n"),
+            Some(Kind::StarBattle)
+        );
         assert_eq!(detect("a.txt", "Number of solutions: 17\n"), None);
         assert_eq!(detect("a.txt", ""), None);
     }

@@ -18,7 +18,11 @@ pub fn run(files: &[PathBuf], format: Format) -> anyhow::Result<Exit> {
                 continue;
             }
             let value: Value = serde_json::from_str(line).map_err(|e| {
-                anyhow::anyhow!("{}:{}: not a batch's JSON line: {e}", file.display(), number + 1)
+                anyhow::anyhow!(
+                    "{}:{}: not a batch's JSON line: {e}",
+                    file.display(),
+                    number + 1
+                )
             })?;
             let Some(index) = value.get("index").and_then(Value::as_u64) else {
                 anyhow::bail!(

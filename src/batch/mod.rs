@@ -125,6 +125,8 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
         .thread_name(|i| format!("gridsat-batch-{i}"))
         .build()?;
     let progress = Progress::items(items.len() as u64, "items");
+    // The commands the items run draw no bars of their own.
+    crate::progress::quiet();
     let printer = Mutex::new(Printer {
         out: std::io::BufWriter::new(std::io::stdout()),
         format,

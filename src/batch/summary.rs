@@ -99,14 +99,21 @@ mod tests {
     #[test]
     fn the_table_counts_statuses_and_names_the_slowest() {
         let mut summary = Summary::default();
-        for (status, wall, item) in [("solved", 0.5, "a"), ("error", 0.0, "b"), ("unique", 2.0, "c")] {
+        for (status, wall, item) in [
+            ("solved", 0.5, "a"),
+            ("error", 0.0, "b"),
+            ("unique", 2.0, "c"),
+        ] {
             summary.add(&json!({"status": status, "item": item, "times": {"wall": wall}}));
         }
         assert_eq!(summary.exit(), Exit::BadInput);
         let mut text = Vec::new();
         summary.write(None, &mut text).unwrap();
         let text = String::from_utf8(text).unwrap();
-        assert!(text.starts_with("batch: 3 items, 2.50 s of work\n"), "{text}");
+        assert!(
+            text.starts_with("batch: 3 items, 2.50 s of work\n"),
+            "{text}"
+        );
         assert!(text.contains("  solved                    1\n"), "{text}");
         assert!(text.contains("  errors                    1\n"), "{text}");
         assert!(text.contains("  slowest           2.00 s  c\n"), "{text}");

@@ -3,13 +3,14 @@
 //! `--dimacs`), each map answered as it is decided.
 
 use super::context::Options;
+use super::context::Progress as Proven;
 use super::formula::{game_formula, horizon_without_game};
 use super::parse::{parse_maps, MapEntry};
 use super::picture::map_boards;
 use super::render::{
     count_text, course_map, determined_text, json_map, unique_text, uniqueness, JsonDetail,
 };
-use super::solve::solve_within;
+use super::solve::solve_watched;
 use super::verdict::Verdict;
 use crate::answer::items::ItemPrinter;
 use crate::cli::flags::{print_cnf_size, write_dimacs};
@@ -17,6 +18,7 @@ use crate::cli::{
     CardArgs, CnfArgs, Exit, Format, HorizonArgs, LimitArgs, Mode, ModeArgs, OutputArgs, SolverArgs,
 };
 use crate::input::{read_puzzle_file, InputError};
+use crate::progress::Progress;
 use gridsat_encodings::card::CardEncoding;
 use gridsat_encodings::full_board::Encoding;
 use std::io::{BufRead, Read, Write};
@@ -163,13 +165,24 @@ pub fn run_to(args: &Args, mut out: impl Write) -> anyhow::Result<Exit> {
         bounded_search: !args.no_search,
     };
     let mut printer = ItemPrinter::new(out, format);
+    let progress = Progress::items(maps.len() as u64, "maps");
     for (index, map) in maps.iter().enumerate() {
         if crate::limits::interrupted() {
             // Ctrl-C: the map it stopped was printed as given up; no more.
             break;
         }
         let began = Instant::now();
-        let verdict = solve_within(&map.board, &options, args.limits.timeout)?;
+        let proven = Proven::default();
+        let line = map.line;
+        let watch = progress.watch({
+            let proven = proven.clone();
+            move || match proven.snapshot().at_least {
+                0 => format!("map at line {line}"),
+                k => format!("map at line {line}: no game of fewer than {k} moves"),
+            }
+        });
+        let verdict = solve_watched(&map.board, &options, args.limits.timeout, proven)?;
+        drop(watch);
         let seconds = began.elapsed().as_secs_f64();
         if let Some(path) = args.cnf.path_for(index + 1, maps.len()) {
             write_formula(args, &options, map, &verdict, &path)?;
@@ -192,30 +205,34 @@ pub fn run_to(args: &Args, mut out: impl Write) -> anyhow::Result<Exit> {
             Mode::Determined => JsonDetail::Determined,
             _ => JsonDetail::Solutions,
         };
-        printer.item_with_picture(
-            exit_of(mode, &verdict),
-            |out| {
-                let mut text = String::new();
-                match mode {
-                    Mode::One | Mode::All { .. } | Mode::Repair => {
-                        course_map(&mut text, map, &verdict)
+        progress.inc();
+        progress.suspend(|| {
+            printer.item_with_picture(
+                exit_of(mode, &verdict),
+                |out| {
+                    let mut text = String::new();
+                    match mode {
+                        Mode::One | Mode::All { .. } | Mode::Repair => {
+                            course_map(&mut text, map, &verdict)
+                        }
+                        Mode::Count { .. } => count_text(&mut text, map, &verdict),
+                        Mode::Unique => unique_text(&mut text, map, &verdict),
+                        Mode::Determined => determined_text(&mut text, map, &verdict),
                     }
-                    Mode::Count { .. } => count_text(&mut text, map, &verdict),
-                    Mode::Unique => unique_text(&mut text, map, &verdict),
-                    Mode::Determined => determined_text(&mut text, map, &verdict),
-                }
-                out.write_all(text.as_bytes())
-            },
-            || {
-                let mut value = json_map(map, &verdict, seconds, detail);
-                if mode == Mode::Unique {
-                    value["unique"] = serde_json::json!(uniqueness(&verdict));
-                }
-                value
-            },
-            || map_boards(map, &verdict, mode),
-        )?;
+                    out.write_all(text.as_bytes())
+                },
+                || {
+                    let mut value = json_map(map, &verdict, seconds, detail);
+                    if mode == Mode::Unique {
+                        value["unique"] = serde_json::json!(uniqueness(&verdict));
+                    }
+                    value
+                },
+                || map_boards(map, &verdict, mode),
+            )
+        })?;
     }
+    progress.finish();
     let course = matches!(mode, Mode::One | Mode::All { .. });
     let exit = printer.finish(
         |out| {
