@@ -49,6 +49,9 @@ impl Progress {
     pub fn spinner(message: &str) -> Progress {
         Progress::drawn(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {msg}") {
+                bar.set_style(style);
+            }
             bar.set_message(message.to_string());
             bar
         })
