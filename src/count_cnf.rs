@@ -47,12 +47,15 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Exit> {
+    run_to(args, std::io::BufWriter::new(std::io::stdout().lock()))
+}
+
+/// `run`, written to `out`.
+pub fn run_to(args: &Args, mut out: impl Write) -> anyhow::Result<Exit> {
     args.solver.choose();
     let budget = args.limits.budget();
     let cnf = read_dimacs(&args.file)?;
     let engine = Engine::new(&cnf).budget(&budget);
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
     let json = args.output.format == Format::Json;
     let (counted, stats) = if args.list {
         if json {

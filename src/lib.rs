@@ -1,6 +1,7 @@
 //! gridsat: read a grid puzzle, compile it to CNF, solve it, verify and print solutions.
 
 pub mod answer;
+pub mod batch;
 pub mod battleship;
 pub mod bench;
 pub mod cli;
@@ -11,6 +12,7 @@ pub mod full_board;
 pub mod generate;
 pub mod input;
 pub mod limits;
+pub mod progress;
 pub mod serve;
 pub mod sokoban;
 pub mod solver;

@@ -4,6 +4,10 @@
 //! cancel flags (set by whoever stops waiting for the search, or by a portfolio when
 //! another search won). Searches poll `expired()` between units of work.
 //!
+//! Ctrl-C (SIGINT) is one more cancel flag, process-wide: `stop_on_ctrl_c` installs the
+//! handler, every budget reads the flag (`interrupted`), so every search stops as at a
+//! deadline and the command prints what it proved; `Exit::report` then says 130.
+//!
 //! A SAT call cannot be polled (varisat has no interrupt), so `wait_for` runs a piece of
 //! work on its own thread and stops waiting at the deadline: the caller answers with what
 //! was proven so far and the thread is abandoned; it ends with its current solver call,
@@ -80,13 +84,40 @@ impl Budget {
     }
 
     pub fn is_cancelled(&self) -> bool {
-        self.flags.iter().any(|f| f.load(Ordering::Relaxed))
+        interrupted() || self.flags.iter().any(|f| f.load(Ordering::Relaxed))
     }
 
     /// True once the deadline has passed or the budget was cancelled.
     pub fn expired(&self) -> bool {
         self.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
+}
+
+/// Set by Ctrl-C (SIGINT): every budget is cancelled.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// True once the user pressed Ctrl-C (or `interrupt` was called).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
+/// Cancels every budget of the process, as Ctrl-C does.
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::Relaxed);
+}
+
+/// Makes Ctrl-C (SIGINT) cancel every budget, so that a command prints what was proven
+/// and ends with status 130; a second Ctrl-C ends the process at once (still 130).
+/// Call it once, at the start of `main`.
+pub fn stop_on_ctrl_c() {
+    // A handler that cannot be installed (already set, say, by an embedding program)
+    // leaves Ctrl-C with its default effect: the process ends.
+    let _ = ctrlc::set_handler(|| {
+        if interrupted() {
+            std::process::exit(130);
+        }
+        interrupt();
+    });
 }
 
 /// How long `wait_for` waits past the deadline for work that polls its budget to come

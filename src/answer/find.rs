@@ -13,6 +13,7 @@ use super::list::{BoardList, MAX_LIST_BYTES};
 use super::repair::{report, Report};
 use crate::cli::Mode;
 use crate::limits::{wait_for, Budget};
+use crate::progress::Progress;
 use crate::solver::count::Count;
 use crate::solver::count::Stopped;
 use crate::solver::{count_all_within, AllSolutions, Session, SolverError, Uniqueness};
@@ -84,11 +85,21 @@ pub fn find<P: BoardPuzzle>(puzzle: Arc<P>, mode: Mode, budget: &Budget) -> anyh
         let (puzzle, partial, budget) = (puzzle.clone(), partial.clone(), budget.clone());
         move || compute(&*puzzle, mode, &budget, &partial)
     };
-    // Without a deadline nothing needs watching: the work runs here.
-    let result = match budget.deadline() {
-        None => Some(work()),
-        Some(_) => wait_for(budget, work),
+    let progress = match mode {
+        Mode::All { .. } | Mode::Count { .. } => Progress::spinner("counting"),
+        _ => Progress::hidden(),
     };
+    let watch = progress.watch({
+        let partial = partial.clone();
+        move || match partial.lock().map(|p| p.boards.len()) {
+            Ok(found) if found > 0 => format!("{found} solutions so far"),
+            _ => "counting".to_string(),
+        }
+    });
+    // Watched even without a deadline: Ctrl-C may end the wait at any time.
+    let result = wait_for(budget, work);
+    drop(watch);
+    progress.finish();
     match result {
         Some(Ok(Some(answer))) => Ok(answer),
         Some(Err(e)) if !SolverError::is_interruption(&e) => Err(e),

@@ -156,7 +156,7 @@ fn write_gave_up<P: BoardPuzzle>(
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     let stop = json!({
-        "gave_up": "time limit",
+        "gave_up": if crate::limits::interrupted() { "interrupted" } else { "time limit" },
         "seconds": gave_up.after.as_secs_f64(),
         "at_least": number(&gave_up.at_least),
     });

@@ -197,10 +197,12 @@ fn write_gave_up<P: BoardPuzzle>(
     gave_up: &GaveUp,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
-    let after = format!(
-        "gave up at --timeout after {:.1} s",
-        gave_up.after.as_secs_f64()
-    );
+    let why = if crate::limits::interrupted() {
+        "interrupted (Ctrl-C)"
+    } else {
+        "gave up at --timeout"
+    };
+    let after = format!("{why} after {:.1} s", gave_up.after.as_secs_f64());
     let found = gave_up.boards.len();
     match mode {
         Mode::All { .. } => {

@@ -23,6 +23,8 @@ pub enum Exit {
     /// An answer, checked, but not proven the best asked for (a Sokoban plan without a
     /// proof of the fewest pushes); the bound proven was printed beside it.
     NotProven,
+    /// Ctrl-C (SIGINT) stopped the work; what was proven so far was printed.
+    Interrupted,
 }
 
 impl Exit {
@@ -34,6 +36,7 @@ impl Exit {
             Exit::Internal => 3,
             Exit::GaveUp => 4,
             Exit::NotProven => 5,
+            Exit::Interrupted => 130,
         }
     }
 
@@ -47,7 +50,7 @@ impl Exit {
     }
 
     /// The status of a file of several puzzles (levels, maps) from theirs: an internal
-    /// error outranks everything, then giving up (the answer is incomplete), then an
+    /// error outranks everything, then an interruption (the rest was never tried), then giving up (the answer is incomplete), then an
     /// answer not proven best (its proof is incomplete), then no answer for some item;
     /// solved only when every item was.
     pub fn and(self, other: Exit) -> Exit {
@@ -57,7 +60,8 @@ impl Exit {
             Exit::NotProven => 2,
             Exit::BadInput => 3,
             Exit::GaveUp => 4,
-            Exit::Internal => 5,
+            Exit::Interrupted => 5,
+            Exit::Internal => 6,
         };
         if rank(other) > rank(self) {
             other
@@ -67,15 +71,21 @@ impl Exit {
     }
 
     /// The status of a finished command: its own, or for an error, the error's (after
-    /// printing it; a reader that went away is no error). Every command ends here.
+    /// printing it; a reader that went away is no error), and interrupted (130) when
+    /// Ctrl-C stopped it. Every command ends here.
     pub fn report(result: anyhow::Result<Exit>) -> Exit {
-        match result {
+        let exit = match result {
             Ok(exit) => exit,
             Err(error) if Exit::is_broken_pipe(&error) => Exit::Solved,
             Err(error) => {
                 eprintln!("gridsat: {error:#}");
                 Exit::of_error(&error)
             }
+        };
+        if crate::limits::interrupted() {
+            exit.and(Exit::Interrupted)
+        } else {
+            exit
         }
     }
 
@@ -123,6 +133,10 @@ mod tests {
         assert_eq!(NotProven.and(NoAnswer), NotProven);
         assert_eq!(Solved.and(NotProven), NotProven);
         assert_eq!(NotProven.and(GaveUp), GaveUp);
+        assert_eq!(GaveUp.and(Interrupted), Interrupted);
+        assert_eq!(Interrupted.and(Solved), Interrupted);
+        assert_eq!(Interrupted.and(Internal), Internal);
+        assert_eq!(Interrupted.code(), 130);
     }
 
     #[test]

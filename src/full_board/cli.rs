@@ -3,13 +3,14 @@
 //! `--dimacs`), each map answered as it is decided.
 
 use super::context::Options;
+use super::context::Progress as Proven;
 use super::formula::{game_formula, horizon_without_game};
 use super::parse::{parse_maps, MapEntry};
 use super::picture::map_boards;
 use super::render::{
     count_text, course_map, determined_text, json_map, unique_text, uniqueness, JsonDetail,
 };
-use super::solve::solve_within;
+use super::solve::solve_watched;
 use super::verdict::Verdict;
 use crate::answer::items::ItemPrinter;
 use crate::cli::flags::{print_cnf_size, write_dimacs};
@@ -17,6 +18,7 @@ use crate::cli::{
     CardArgs, CnfArgs, Exit, Format, HorizonArgs, LimitArgs, Mode, ModeArgs, OutputArgs, SolverArgs,
 };
 use crate::input::{read_puzzle_file, InputError};
+use crate::progress::Progress;
 use gridsat_encodings::card::CardEncoding;
 use gridsat_encodings::full_board::Encoding;
 use std::io::{BufRead, Read, Write};
@@ -50,6 +52,10 @@ Examples:
 pub struct Args {
     /// Map file; without it, one line naming the file is read from standard input.
     pub input: Option<PathBuf>,
+
+    /// Answer only map N of the file (1-based, in file order); default every map.
+    #[arg(long, value_name = "N")]
+    pub map: Option<usize>,
 
     #[command(flatten)]
     pub mode: ModeArgs,
@@ -112,6 +118,11 @@ impl From<EncodingChoice> for Encoding {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Exit> {
+    run_to(args, std::io::stdout().lock())
+}
+
+/// `run`, written to `out`.
+pub fn run_to(args: &Args, mut out: impl Write) -> anyhow::Result<Exit> {
     args.solver.choose();
     let mode = args.mode.mode(Mode::All { limit: None })?;
     if mode == Mode::Repair {
@@ -134,13 +145,12 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
     format.require("full-board", &[Format::Text, Format::Json, Format::Svg])?;
     if format == Format::Text && !path.is_file() {
         // The course's answer for a missing file.
-        let mut stdout = std::io::stdout().lock();
-        write!(stdout, "File not found.\nComplete\n")?;
-        stdout.flush()?;
+        write!(out, "File not found.\nComplete\n")?;
+        out.flush()?;
         eprintln!("gridsat: {}: no such file", path.display());
         return Ok(Exit::BadInput);
     }
-    let maps = read_maps(&path)?;
+    let maps = select_map(read_maps(&path)?, args.map, &path)?;
     let options = Options {
         encoding: args.encoding.into(),
         limit: match mode {
@@ -154,10 +164,25 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
         parallel_refutation: !args.sequential,
         bounded_search: !args.no_search,
     };
-    let mut printer = ItemPrinter::new(std::io::stdout().lock(), format);
+    let mut printer = ItemPrinter::new(out, format);
+    let progress = Progress::items(maps.len() as u64, "maps");
     for (index, map) in maps.iter().enumerate() {
+        if crate::limits::interrupted() {
+            // Ctrl-C: the map it stopped was printed as given up; no more.
+            break;
+        }
         let began = Instant::now();
-        let verdict = solve_within(&map.board, &options, args.limits.timeout)?;
+        let proven = Proven::default();
+        let line = map.line;
+        let watch = progress.watch({
+            let proven = proven.clone();
+            move || match proven.snapshot().at_least {
+                0 => format!("map at line {line}"),
+                k => format!("map at line {line}: no game of fewer than {k} moves"),
+            }
+        });
+        let verdict = solve_watched(&map.board, &options, args.limits.timeout, proven)?;
+        drop(watch);
         let seconds = began.elapsed().as_secs_f64();
         if let Some(path) = args.cnf.path_for(index + 1, maps.len()) {
             write_formula(args, &options, map, &verdict, &path)?;
@@ -180,30 +205,34 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
             Mode::Determined => JsonDetail::Determined,
             _ => JsonDetail::Solutions,
         };
-        printer.item_with_picture(
-            exit_of(mode, &verdict),
-            |out| {
-                let mut text = String::new();
-                match mode {
-                    Mode::One | Mode::All { .. } | Mode::Repair => {
-                        course_map(&mut text, map, &verdict)
+        progress.inc();
+        progress.suspend(|| {
+            printer.item_with_picture(
+                exit_of(mode, &verdict),
+                |out| {
+                    let mut text = String::new();
+                    match mode {
+                        Mode::One | Mode::All { .. } | Mode::Repair => {
+                            course_map(&mut text, map, &verdict)
+                        }
+                        Mode::Count { .. } => count_text(&mut text, map, &verdict),
+                        Mode::Unique => unique_text(&mut text, map, &verdict),
+                        Mode::Determined => determined_text(&mut text, map, &verdict),
                     }
-                    Mode::Count { .. } => count_text(&mut text, map, &verdict),
-                    Mode::Unique => unique_text(&mut text, map, &verdict),
-                    Mode::Determined => determined_text(&mut text, map, &verdict),
-                }
-                out.write_all(text.as_bytes())
-            },
-            || {
-                let mut value = json_map(map, &verdict, seconds, detail);
-                if mode == Mode::Unique {
-                    value["unique"] = serde_json::json!(uniqueness(&verdict));
-                }
-                value
-            },
-            || map_boards(map, &verdict, mode),
-        )?;
+                    out.write_all(text.as_bytes())
+                },
+                || {
+                    let mut value = json_map(map, &verdict, seconds, detail);
+                    if mode == Mode::Unique {
+                        value["unique"] = serde_json::json!(uniqueness(&verdict));
+                    }
+                    value
+                },
+                || map_boards(map, &verdict, mode),
+            )
+        })?;
     }
+    progress.finish();
     let course = matches!(mode, Mode::One | Mode::All { .. });
     let exit = printer.finish(
         |out| {
@@ -251,6 +280,25 @@ fn file_name_from_stdin() -> anyhow::Result<PathBuf> {
     let name = String::from_utf8(line)
         .map_err(|_| anyhow::anyhow!("standard input: the map file's name is not UTF-8"))?;
     Ok(PathBuf::from(name))
+}
+
+/// The maps `--map` asks for: map `n` alone, or all of them.
+fn select_map(
+    mut maps: Vec<MapEntry>,
+    map: Option<usize>,
+    path: &Path,
+) -> anyhow::Result<Vec<MapEntry>> {
+    let Some(n) = map else {
+        return Ok(maps);
+    };
+    if n == 0 || n > maps.len() {
+        anyhow::bail!(
+            "{}: --map {n}: the file has {} map(s), numbered from 1",
+            path.display(),
+            maps.len()
+        );
+    }
+    Ok(vec![maps.swap_remove(n - 1)])
 }
 
 pub fn read_maps(path: &Path) -> anyhow::Result<Vec<MapEntry>> {

@@ -51,13 +51,7 @@ pub fn solve_watched(
         budget: Budget::starting_now(timeout),
         progress,
     };
-    if timeout.is_none() {
-        // Nothing to watch: the work runs here.
-        return match decide(board, &cx)? {
-            Ok(verdict) => Ok(verdict),
-            Err(halt) => gave_up(board, cx.progress.snapshot(), halt_reason(halt, None)),
-        };
-    }
+    // Watched even without a timeout: Ctrl-C may end the wait at any time.
     let worker = Arc::new(Mutex::new(Worker::default()));
     let work = {
         let (board, cx, worker) = (board.clone(), cx.clone(), worker.clone());
@@ -124,6 +118,7 @@ impl Worker {
 fn halt_reason(halt: Halt, timeout: Option<Duration>) -> String {
     match (halt, timeout) {
         (Halt::Size(why), _) => why,
+        (Halt::Budget, _) if crate::limits::interrupted() => "interrupted (Ctrl-C)".to_string(),
         (Halt::Budget, Some(limit)) => {
             format!("the time limit of {} s", limit.as_secs_f64())
         }

@@ -12,6 +12,7 @@ use crate::answer::items::ItemPrinter;
 use crate::cli::flags::{print_cnf_size, write_dimacs};
 use crate::cli::{CnfArgs, Exit, Format, HorizonArgs, LimitArgs, OutputArgs, SolverArgs};
 use crate::input::{read_puzzle_file, InputError};
+use crate::progress::Progress;
 use gridsat_encodings::sokoban::{Level, Pruning};
 use std::time::Instant;
 
@@ -246,6 +247,11 @@ impl Args {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Exit> {
+    run_to(args, std::io::stdout().lock())
+}
+
+/// `run`, written to `out`.
+pub fn run_to(args: &Args, out: impl std::io::Write) -> anyhow::Result<Exit> {
     args.solver.choose();
     args.output
         .format
@@ -254,8 +260,16 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
     let entries = parse_levels(&text, args.input_format, args.level)
         .map_err(|e| InputError::new(&args.input, e))?;
     let portfolio = portfolio::Portfolio::default();
-    let mut printer = ItemPrinter::new(std::io::stdout().lock(), args.output.format);
+    let mut printer = ItemPrinter::new(out, args.output.format);
+    let progress = match entries.len() {
+        1 => Progress::spinner("searching"),
+        n => Progress::items(n as u64, "levels"),
+    };
     for entry in &entries {
+        if crate::limits::interrupted() {
+            // Ctrl-C: the level it stopped was printed with its bound; no more.
+            break;
+        }
         let (outcome, run) =
             solve_level(&entry.level, args.strategy(), &args.limits(), &portfolio)?;
         let formula_horizon = default_horizon(&entry.level, &outcome);
@@ -264,14 +278,18 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
             report.print_stats();
         }
         let json = serde_json::to_value(&report)?;
-        printer.item_with_picture(
-            report.exit(),
-            |out| report.write_text(out),
-            || json,
-            || vec![picture::level_board(entry, &report)],
-        )?;
+        progress.suspend(|| {
+            printer.item_with_picture(
+                report.exit(),
+                |out| report.write_text(out),
+                || json,
+                || vec![picture::level_board(entry, &report)],
+            )
+        })?;
+        progress.inc();
         write_formula(entry, formula_horizon, args, entries.len())?;
     }
+    progress.finish();
     Ok(printer.finish(|_| Ok(()), serde_json::Value::Array)?)
 }
 

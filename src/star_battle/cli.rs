@@ -107,6 +107,12 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Exit> {
+    run_to(args, &mut std::io::BufWriter::new(std::io::stdout().lock()))
+}
+
+/// `run`, the modern interface's answer written to `out` (the course's arguments name
+/// their own output file).
+pub fn run_to(args: &Args, out: &mut impl std::io::Write) -> anyhow::Result<Exit> {
     args.solver.choose();
     let parsed = load(&args.input)?;
     let card = args.card.or(CardEncoding::SequentialCounter);
@@ -139,13 +145,12 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
     let puzzle = StarBattle::within_limits(parsed.puzzle, stars, rule, card)
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.input.display()))?;
     write_cnf(args, &puzzle)?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     answer(
         Arc::new(puzzle),
         mode,
         args.output.format,
         &args.limits.budget(),
-        &mut out,
+        out,
     )
 }
 
