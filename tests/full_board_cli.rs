@@ -283,3 +283,40 @@ fn room_with_isolated_obstacles_is_refuted_by_the_search() {
         "{log}"
     );
 }
+
+/// An `inner` x `inner` room inside a border, with obstacles at `blocked` (inside
+/// coordinates, from 1).
+fn room_text(inner: usize, blocked: &[(usize, usize)]) -> String {
+    let mut text = String::from("map\n");
+    for r in 0..inner + 2 {
+        for c in 0..inner + 2 {
+            let wall = r == 0 || c == 0 || r > inner || c > inner || blocked.contains(&(r, c));
+            text.push(if wall { '▓' } else { ' ' });
+        }
+        text.push('\n');
+    }
+    text + "endmap\n"
+}
+
+/// Issue 20's open rooms: the largest the course allows (58 x 58 inside its border, so
+/// 60 x 60) is decided by the bounded search from one start per orbit of its symmetries:
+/// 2 * 58 - 1 moves, the 24 games of every square room, with no SAT call; and a room with
+/// one obstacle off its axes (no symmetry) is refuted by the search. Minutes in a debug
+/// build, a few seconds in release:
+/// `cargo test --release --test full_board_cli -- --ignored open_rooms`.
+#[test]
+#[ignore]
+fn open_rooms_of_the_largest_size_are_decided() {
+    let room = write_temp(&room_text(58, &[]));
+    let output = run(&[room.path().to_str().unwrap(), "--count", "--verbose"], "");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(
+        stdout(&output),
+        "map at line 1: 115 moves, 24 minimum games\n"
+    );
+    assert!(!common::stderr(&output).contains("segments:"));
+    let room = write_temp(&room_text(58, &[(10, 38)]));
+    let output = run(&[room.path().to_str().unwrap(), "--count"], "");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(stdout(&output).starts_with("map at line 1: no solution (an exhaustive search"));
+}

@@ -290,6 +290,27 @@ fn the_file_name_line_is_read_with_a_bound() {
 }
 
 #[test]
+fn a_file_name_that_is_not_utf8_is_said_to_come_from_standard_input() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gridsat"))
+        .arg("full-board")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"maps-\xff\xfe.txt\n").unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "gridsat: standard input: the map file's name is not UTF-8\n"
+    );
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
 fn pairwise_is_refused_for_the_move_counter() {
     let output = gridsat(&["full-board", &small("set-2016"), "--card", "pairwise"]);
     assert_eq!(output.status.code(), Some(2));

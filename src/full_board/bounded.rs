@@ -1,18 +1,22 @@
 //! The bounded exhaustive search (`gridsat_encodings::full_board::bounded`) as the
-//! pipeline runs it: its start cells split over two threads, a budget of work per map,
+//! pipeline runs it: from one start cell per orbit of the board's symmetries (see
+//! `symmetry`), those start cells split over two threads, a budget of work per map,
 //! and the rounds that raise the line cover's bound until the search finds the minimum,
 //! proves that no game exists, or runs out of budget.
 
 use super::context::{Context, Options};
+use super::symmetry::{images, representatives, symmetries};
 use gridsat_encodings::full_board::bounded::{games_beyond, games_from, Bounded, SearchReport};
-use gridsat_encodings::full_board::{Board, Plan};
+use gridsat_encodings::full_board::{Board, Cell, Plan};
 
 /// Work the bounded search may spend per map, in nodes times board cells, before the SAT
-/// encodings take over from the bound it proved. A unit costs about 10 to 20 ns of
+/// encodings take over from the bound it proved. A unit costs about 5 to 10 ns of
 /// processor time (a node makes a few passes over the unvisited part of the board), so
-/// this is a few seconds on a 50 x 50 board; the 3-block large maps need 1.1e8 to 1.8e8,
-/// set-2018 large map 1 about 4.4e8 (4.25e8 for at most 95 moves, then its frontier).
-pub const SEARCH_BUDGET: u64 = 600_000_000;
+/// this is a few seconds on a 60 x 60 board on two threads; the 3-block large maps need
+/// 1.1e8 to 1.8e8, set-2018 large map 1 about 4.4e8 (4.25e8 for at most 95 moves, then
+/// its frontier), a 58 x 58 room with 1 to 20 random obstacles 8e8 to 9.4e8 (about
+/// 220,000 to 260,000 nodes, nearly all cut within ten moves by connectivity).
+pub const SEARCH_BUDGET: u64 = 1_500_000_000;
 
 /// The bounded search's start cells are split into this many interleaved parts, each
 /// searched on its own thread with its share of the budget. A constant, not the number
@@ -24,12 +28,12 @@ const SEARCH_PARTS: usize = 2;
 /// parallel (the parts are independent; their reports are merged).
 fn games_within_in_parallel(
     board: &Board,
+    starts: &[Cell],
     max_moves: usize,
     budget: u64,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> SearchReport {
-    let open = board.open_cells();
-    in_parallel(&open, budget, |starts, share| {
+    in_parallel(starts, budget, |starts, share| {
         games_from(board, starts, max_moves, share, stop)
     })
 }
@@ -129,8 +133,17 @@ pub fn bounded_search_within(board: &Board, from: usize, cx: &Context) -> Search
     let mut k = (from + 1).min(most);
     let mut proven = from;
     let mut tried_beyond = false;
+    // The games from one start cell per orbit of the board's symmetries; their images
+    // are every game (see `symmetry`).
+    let group = symmetries(board);
+    let starts = representatives(board, &group);
+    let minimum = |games: Vec<Plan>| {
+        let minimum = games.iter().map(|g| g.moves.len()).min().expect("a game");
+        let shortest = games.into_iter().filter(|g| g.moves.len() == minimum);
+        SearchBound::Minimum(minimum, images(shortest.collect(), &group))
+    };
     loop {
-        let report = games_within_in_parallel(board, k, budget, &stop);
+        let report = games_within_in_parallel(board, &starts, k, budget, &stop);
         if verbose {
             eprintln!(
                 "bounded search: at most {k} moves: {} ({} nodes, {:.3} s so far)",
@@ -174,21 +187,56 @@ pub fn bounded_search_within(board: &Board, from: usize, cx: &Context) -> Search
                         Bounded::Complete(games) if games.is_empty() => {
                             return SearchBound::NoGame;
                         }
-                        Bounded::Complete(mut games) => {
-                            let minimum =
-                                games.iter().map(|g| g.moves.len()).min().expect("a game");
-                            games.retain(|g| g.moves.len() == minimum);
-                            return SearchBound::Minimum(minimum, games);
-                        }
+                        Bounded::Complete(games) => return minimum(games),
                     }
                 }
                 k += 1;
             }
-            Bounded::Complete(mut games) => {
-                let minimum = games.iter().map(|g| g.moves.len()).min().expect("a game");
-                games.retain(|g| g.moves.len() == minimum);
-                return SearchBound::Minimum(minimum, games);
+            Bounded::Complete(games) => return minimum(games),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gridsat_encodings::full_board::bounded::games_within;
+
+    /// The search from one start per orbit, with the images of its games, lists the
+    /// same games as the search from every start.
+    #[test]
+    fn one_start_per_orbit_finds_every_game() {
+        // A room with its centre blocked (eight symmetries), one with two opposite
+        // corners blocked (a half turn alone).
+        let mut holed = vec![true; 25];
+        holed[12] = false;
+        let mut notched = vec![true; 30];
+        notched[0] = false;
+        notched[29] = false;
+        let mut minima = Vec::new();
+        for board in [
+            Board::new(5, 5, vec![true; 25]),
+            Board::new(4, 6, vec![true; 24]),
+            Board::new(5, 5, holed),
+            Board::new(5, 6, notched),
+        ] {
+            let most = board.open_cells().len() - 1;
+            let Bounded::Complete(mut every) = games_within(&board, most, u64::MAX).outcome else {
+                panic!("no budget limit");
+            };
+            match bounded_search(&board, 0, false) {
+                SearchBound::Minimum(moves, games) => {
+                    every.retain(|g| g.moves.len() == moves);
+                    assert_eq!(games, every, "{}x{}", board.rows(), board.cols());
+                    minima.push(Some(moves));
+                }
+                SearchBound::NoGame => {
+                    assert!(every.is_empty());
+                    minima.push(None);
+                }
+                other => panic!("{other:?}"),
             }
         }
+        assert!(minima[..3].iter().all(Option::is_some), "{minima:?}");
     }
 }

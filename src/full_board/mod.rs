@@ -7,6 +7,7 @@
 //!   time limit; `refute` (sound arguments and the window relaxation, the line cover),
 //!   `bounded` (the exhaustive search on two threads), `search` (the SAT searches and
 //!   their race); `context` (options, budget, progress) and `verdict` (the answers).
+//! - `symmetry`: the board's reflections and turns (one start cell per orbit).
 //! - `check`: the independent replay. `formula`: the CNF `--dimacs` writes.
 
 pub mod bounded;
@@ -20,4 +21,5 @@ pub mod refute;
 pub mod render;
 pub mod search;
 pub mod solve;
+pub mod symmetry;
 pub mod verdict;

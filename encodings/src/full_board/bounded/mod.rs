@@ -56,8 +56,8 @@
 //! rooms of the course's large maps the search visits about 30 nodes per start cell).
 //!
 //! Cost per node: a few passes over the smallest rectangle holding the unvisited cells
-//! (labelling the runs, one or two per round of the fixed point, the degrees) and one
-//! flood fill.
+//! (labelling the runs, the degrees) and a flood fill over the row runs; the fixed
+//! point's rounds cost a pass over the runs, not the cells (see `prune`).
 
 //!
 //! Files: this one holds the interface (the searches and their reports), `search` the

@@ -17,7 +17,7 @@ impl Search<'_> {
             None => &[(more, fewer), (fewer, more)],
         };
         self.label_runs(span);
-        if splits.iter().all(|&(h, v)| self.too_many_runs(span, h, v)) {
+        if splits.iter().all(|&(h, v)| self.too_many_runs(h, v)) {
             self.cut_by_limit();
             self.profile.cut_by_runs += 1;
             return true;
@@ -26,7 +26,8 @@ impl Search<'_> {
     }
 
     /// Numbers the maximal runs of free cells in `span`, per axis, in `run_of`, in one
-    /// row-major pass (a cell continues the run of the cell before it on its axis).
+    /// row-major pass (a cell continues the run of the cell before it on its axis), and
+    /// records each run's first cell and length.
     fn label_runs(&mut self, span: Span) {
         let w = self.width;
         self.runs[ROWS].clear();
@@ -37,14 +38,23 @@ impl Search<'_> {
                 if !self.free[p] {
                     continue;
                 }
-                for (axis, behind) in [(ROWS, p - 1), (COLS, p - w)] {
+                for (axis, step) in [(ROWS, 1), (COLS, w)] {
                     // The cell behind is outside the span only when it is not free.
-                    self.run_of[axis][p] = if self.free[behind] {
-                        self.run_of[axis][behind]
+                    let run = if self.free[p - step] {
+                        self.run_of[axis][p - step]
                     } else {
-                        self.runs[axis].push(Run::default());
+                        self.runs[axis].push(Run {
+                            first: p as u32,
+                            ..Run::default()
+                        });
                         (self.runs[axis].len() - 1) as u32
                     };
+                    self.run_of[axis][p] = run;
+                    // The run ends here: its length, once (no count kept per cell).
+                    if !self.free[p + step] {
+                        let run = &mut self.runs[axis][run as usize];
+                        run.len = ((p - run.first as usize) / step + 1) as u32;
+                    }
                 }
             }
         }
@@ -52,50 +62,49 @@ impl Search<'_> {
 
     /// The run test with `h` horizontal and `v` vertical moves left: runs that need a
     /// move of their own, to a fixed point, against the moves available.
-    fn too_many_runs(&mut self, span: Span, h: usize, v: usize) -> bool {
-        let w = self.width;
+    ///
+    /// Each run's count of cells off the other axis's needed runs is kept up to date as
+    /// runs become needed (a newly needed run takes one from the count of every run
+    /// crossing it), so a round costs a pass over the runs, not over the cells; the
+    /// rounds and their outcome are those of recounting every cell in every round.
+    fn too_many_runs(&mut self, h: usize, v: usize) -> bool {
+        let w = self.width as u32;
         let limit = [h, v];
         let mut needing = [0usize; 2];
         for axis in [ROWS, COLS] {
             for run in &mut self.runs[axis] {
                 run.needs_move = false;
+                run.uncovered = run.len as usize;
             }
         }
         loop {
             let mut changed = false;
             for axis in [ROWS, COLS] {
                 let other = 1 - axis;
-                let (runs, across_runs) = {
-                    let [rows, cols] = &mut self.runs;
-                    if axis == ROWS {
-                        (rows, &*cols)
-                    } else {
-                        (cols, &*rows)
-                    }
-                };
-                for run in runs.iter_mut() {
-                    run.uncovered = 0;
-                }
-                for r in span.top..=span.bottom {
-                    let cells = r * w + span.left..r * w + span.right + 1;
-                    let free = &self.free[cells.clone()];
-                    let own = &self.run_of[axis][cells.clone()];
-                    let across = &self.run_of[other][cells];
-                    for ((&f, &o), &a) in free.iter().zip(own).zip(across) {
-                        if f && !across_runs[a as usize].needs_move {
-                            runs[o as usize].uncovered += 1;
-                        }
-                    }
-                }
+                let step = if axis == ROWS { 1 } else { w };
                 // Cells of this run off the runs already needing a move of the other axis
                 // are entered by moves of this axis or by other-axis moves on other runs,
                 // at most one cell per such move.
                 let spare = limit[other] - needing[other];
-                for run in &mut self.runs[axis] {
-                    if !run.needs_move && run.uncovered > spare {
-                        run.needs_move = true;
-                        needing[axis] += 1;
-                        changed = true;
+                let [rows, cols] = &mut self.runs;
+                let (runs, across) = if axis == ROWS {
+                    (rows, cols)
+                } else {
+                    (cols, rows)
+                };
+                let across_of = &self.run_of[other];
+                for run in runs.iter_mut() {
+                    if run.needs_move || run.uncovered <= spare {
+                        continue;
+                    }
+                    run.needs_move = true;
+                    needing[axis] += 1;
+                    changed = true;
+                    // Its cells are now covered for the runs crossing it (whose own
+                    // marking waits for the other axis's turn).
+                    for k in 0..run.len {
+                        let p = (run.first + k * step) as usize;
+                        across[across_of[p] as usize].uncovered -= 1;
                     }
                 }
                 if needing[axis] > limit[axis] {
@@ -141,22 +150,30 @@ impl Search<'_> {
             self.profile.cut_by_dead_ends += 1;
             return true;
         }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen.iter_mut().for_each(|s| *s = 0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
+        // Connectivity, over the row runs `label_runs` numbered: a run reached reaches
+        // every run above or below one of its cells.
+        let rows = &self.runs[ROWS];
+        let run_of = &self.run_of[ROWS];
+        self.reached_run.clear();
+        self.reached_run.resize(rows.len(), false);
         self.stack.clear();
-        self.stack.push(ball);
-        self.seen[ball] = stamp;
+        for q in [ball - 1, ball + 1, ball - w, ball + w] {
+            if self.free[q] && !self.reached_run[run_of[q] as usize] {
+                self.reached_run[run_of[q] as usize] = true;
+                self.stack.push(run_of[q] as usize);
+            }
+        }
         let mut reached = 0;
-        while let Some(p) = self.stack.pop() {
-            for q in [p - 1, p + 1, p - w, p + w] {
-                if self.free[q] && self.seen[q] != stamp {
-                    self.seen[q] = stamp;
-                    reached += 1;
-                    self.stack.push(q);
+        while let Some(i) = self.stack.pop() {
+            let run = rows[i];
+            reached += run.len as usize;
+            let first = run.first as usize;
+            for q in (first - w..first - w + run.len as usize)
+                .chain(first + w..first + w + run.len as usize)
+            {
+                if self.free[q] && !self.reached_run[run_of[q] as usize] {
+                    self.reached_run[run_of[q] as usize] = true;
+                    self.stack.push(run_of[q] as usize);
                 }
             }
         }

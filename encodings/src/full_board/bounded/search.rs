@@ -69,9 +69,8 @@ pub(super) struct Search<'a> {
     /// its length, whether it needs a move, and a count.
     pub(super) run_of: [Vec<u32>; 2],
     pub(super) runs: [Vec<Run>; 2],
-    /// Flood-fill scratch: `seen[p] == stamp` marks cells reached in this fill.
-    pub(super) seen: Vec<u32>,
-    pub(super) stamp: u32,
+    /// Connectivity scratch: the row runs reached, and those still to extend.
+    pub(super) reached_run: Vec<bool>,
     pub(super) stack: Vec<usize>,
     pub(super) profile: Profile,
     pub(super) frontier: Option<Vec<Plan>>,
@@ -81,6 +80,9 @@ pub(super) struct Search<'a> {
 
 #[derive(Copy, Clone, Debug, Default)]
 pub(super) struct Run {
+    /// The run's first cell (leftmost or topmost) and its number of cells.
+    pub(super) first: u32,
+    pub(super) len: u32,
     /// Cells not on a run of the other axis that needs a move.
     pub(super) uncovered: usize,
     pub(super) needs_move: bool,
@@ -120,8 +122,7 @@ impl<'a> Search<'a> {
             games: Vec::new(),
             run_of: [vec![0; free.len()], vec![0; free.len()]],
             runs: [Vec::new(), Vec::new()],
-            seen: vec![0; free.len()],
-            stamp: 0,
+            reached_run: Vec::new(),
             stack: Vec::new(),
             profile: Profile::default(),
             frontier: Some(Vec::new()),
