@@ -44,10 +44,10 @@ Examples:
   echo examples/full-board/set-2018-smallmaps.txt | gridsat full-board
       the course's interface: the file name on standard input, its exact output
   gridsat full-board examples/full-board/set-2018-smallmaps.txt --format json
-  gridsat full-board maps.txt --count            how many minimum games per map
-  gridsat full-board maps.txt --determined       where every minimum game agrees
-  gridsat full-board maps.txt --unique           is each map's minimum game unique?
-  gridsat full-board maps.txt --timeout 10 --dimacs 'map-{}.cnf'"
+  gridsat full-board examples/full-board/set-2018-smallmaps.txt --count         how many minimum games per map
+  gridsat full-board examples/full-board/set-2018-smallmaps.txt --determined    where every minimum game agrees
+  gridsat full-board examples/full-board/set-2018-smallmaps.txt --unique        is each map's minimum game unique?
+  gridsat full-board examples/full-board/set-2018-smallmaps.txt --timeout 10 --dimacs 'map-{}.cnf'"
 )]
 pub struct Args {
     /// Map file; without it, one line naming the file is read from standard input.
