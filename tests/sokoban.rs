@@ -379,3 +379,37 @@ fn timeouts_are_finite_positive_seconds_and_end_in_a_bound() {
         .unwrap_or_else(|| panic!("no bound in {out}"));
     assert!((1..=33).contains(&bound), "{out}");
 }
+
+/// An open room too large for A* whose first SAT horizon is not refuted in time: the
+/// report names what each search did and proves no bound, and says so ("fewer than 0
+/// pushes" proved nothing).
+#[test]
+fn a_run_that_proves_no_bound_says_so() {
+    let n = 200;
+    let mut rows: Vec<Vec<char>> = (0..n)
+        .map(|r| {
+            (0..n)
+                .map(|c| {
+                    if r == 0 || c == 0 || r == n - 1 || c == n - 1 {
+                        '#'
+                    } else {
+                        ' '
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    rows[2][2] = '@';
+    rows[100][100] = '$';
+    rows[180][180] = '.';
+    let text: String = rows
+        .iter()
+        .map(|r| r.iter().collect::<String>() + "\n")
+        .collect();
+    let file = common::write_temp(&text);
+    let (status, out, _) = gridsat_sokoban(&[file.path().to_str().unwrap(), "--timeout", "0.5"]);
+    assert_eq!(status, 4, "{out}");
+    assert!(out.contains("astar: the level has more than"), "{out}");
+    assert!(out.contains("sat: time limit"), "{out}");
+    assert!(out.trim_end().ends_with("no lower bound proven"), "{out}");
+}

@@ -291,12 +291,16 @@ fn text(r: &LevelReport) -> String {
             );
         }
         _ => {
+            // "Fewer than 0 pushes" proves nothing: say so rather than print it.
+            let bound = match r.no_plan_below {
+                Some(n) if n > 0 => format!("no plan with fewer than {n} pushes"),
+                _ => "no lower bound proven".to_string(),
+            };
             let _ = writeln!(
                 out,
-                "gave up after {:.2} s ({}): no plan with fewer than {} pushes",
+                "gave up after {:.2} s ({}): {bound}",
                 r.seconds,
                 r.reason.as_deref().unwrap_or(""),
-                r.no_plan_below.unwrap_or(0)
             );
         }
     }
