@@ -3,7 +3,7 @@
 //! the same Star Battle inputs in the same run.
 //!
 //! ```sh
-//! g++ -O2 -o /tmp/sb-baseline /work/shared/baselines/starbattle.cpp
+//! g++ -O2 -o /tmp/sb-baseline tools/baselines/starbattle.cpp
 //! cargo run --release --example count_bench -- \
 //!     --baseline /tmp/sb-baseline --enumerate-seconds 10 \
 //!     corpus/twonot1.txt:1 corpus/custom2.txt:2 corpus/twonot2.txt:1

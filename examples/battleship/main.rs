@@ -3,7 +3,7 @@
 //! markdown table of CPU times and their ratio.
 //!
 //! ```sh
-//! g++ -O2 -o target/bs-baseline ../shared/baselines/battleship.cpp
+//! g++ -O2 -o target/bs-baseline tools/baselines/battleship.cpp
 //! cargo run --release --example battleship -- --baseline target/bs-baseline --runs 5 \
 //!     examples/battleship/puzzle10.txt examples/battleship/puzzle9.txt
 //! ```
