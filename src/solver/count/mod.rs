@@ -255,9 +255,34 @@ impl Solutions {
     /// a full satisfying assignment of the whole CNF, auxiliary variables included. It
     /// is only valid during the call.
     pub fn for_each(&self, mut visit: impl FnMut(&[bool]) -> ControlFlow<()>) -> ControlFlow<()> {
+        // The walk never writes a counter's auxiliary variables (the search left them
+        // out), so what a counter filled stays valid while its inputs stay as they were:
+        // consecutive solutions differ in few cells, and refilling every counter for
+        // each one took 80% of listing twonot2's 2.37 M solutions.
+        let offsets: Vec<usize> = std::iter::once(0)
+            .chain(self.counters.iter().scan(0, |end, c| {
+                *end += c.lits.len();
+                Some(*end)
+            }))
+            .collect();
+        let mut inputs = vec![false; *offsets.last().unwrap_or(&0)];
+        let mut filled = vec![false; self.counters.len()];
         self.walk(&mut |values| {
-            for counter in &self.counters {
-                counter.fill_aux(values);
+            for (k, counter) in self.counters.iter().enumerate() {
+                let last = &mut inputs[offsets[k]..offsets[k + 1]];
+                let same = filled[k]
+                    && counter
+                        .lits
+                        .iter()
+                        .zip(last.iter())
+                        .all(|(l, &was)| l.eval(values) == was);
+                if !same {
+                    counter.fill_aux(values);
+                    for (slot, l) in last.iter_mut().zip(&counter.lits) {
+                        *slot = l.eval(values);
+                    }
+                    filled[k] = true;
+                }
             }
             visit(values)
         })
