@@ -401,11 +401,17 @@ fn a_choice_past_the_time_limit_is_not_decided_and_not_an_error() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
+    // How far the bare search gets in 0.3 s depends on the machine: on a fast one it finds
+    // a plan it cannot prove. Either way the row is there and says it was not decided.
+    let bare = text
+        .lines()
+        .find(|line| line.starts_with("| microban-1-10.xsb #6 | sat-bare/varisat | "))
+        .unwrap_or_else(|| panic!("no sat-bare row in\n{text}"));
     assert!(
-        text.contains("| microban-1-10.xsb #6 | sat-bare/varisat | ")
-            && text.contains("over limit"),
+        bare.contains("over limit") || bare.contains("(fewest not proven)"),
         "{text}"
     );
+    assert!(!bare.contains("error"), "{text}");
     assert!(text.contains("| astar | - | - | - |"), "{text}");
     assert!(text.contains("29 pushes, 107 moves"), "{text}");
 }
