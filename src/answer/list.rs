@@ -37,8 +37,10 @@ impl BoardList {
         debug_assert_eq!(board.len(), self.cells);
         let start = self.bits.len();
         self.bits.resize(start + self.words, 0);
-        for (i, _) in board.iter().enumerate().filter(|(_, &on)| on) {
-            self.bits[start + i / 64] |= 1 << (63 - i % 64);
+        for (word, cells) in self.bits[start..].iter_mut().zip(board.chunks(64)) {
+            for (i, _) in cells.iter().enumerate().filter(|(_, &on)| on) {
+                *word |= 1 << (63 - i);
+            }
         }
         self.order.push(self.order.len());
     }
@@ -66,10 +68,17 @@ impl BoardList {
     /// The boards in order, unpacked one at a time.
     pub fn iter(&self) -> impl Iterator<Item = Vec<bool>> + '_ {
         self.order.iter().map(move |&k| {
-            let packed = self.packed(k);
-            (0..self.cells)
-                .map(|i| packed[i / 64] >> (63 - i % 64) & 1 == 1)
-                .collect()
+            let mut board = vec![false; self.cells];
+            for (w, &word) in self.packed(k).iter().enumerate() {
+                // Only the placed cells are visited: a board is mostly empty.
+                let mut rest = word;
+                while rest != 0 {
+                    let bit = rest.leading_zeros() as usize;
+                    board[w * 64 + bit] = true;
+                    rest &= !(1 << (63 - bit));
+                }
+            }
+            board
         })
     }
 }
@@ -106,5 +115,27 @@ mod tests {
         let mut list = BoardList::new(130);
         list.push(&wide);
         assert_eq!(list.iter().next().unwrap(), wide);
+    }
+
+    #[test]
+    fn every_board_comes_back_as_it_went_in() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut coin = |one_in: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33).is_multiple_of(one_in)
+        };
+        for cells in [1, 2, 63, 64, 65, 100, 127, 128, 129, 200] {
+            let boards: Vec<Vec<bool>> = (0..20)
+                .map(|_| (0..cells).map(|_| coin(3)).collect())
+                .collect();
+            let mut list = BoardList::new(cells);
+            for board in &boards {
+                list.push(board);
+            }
+            let back: Vec<Vec<bool>> = list.iter().collect();
+            assert_eq!(back, boards, "{cells} cells");
+        }
     }
 }

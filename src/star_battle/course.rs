@@ -77,43 +77,46 @@ pub fn run(puzzle: StarBattle, args: &CourseArgs, budget: &Budget) -> anyhow::Re
         cols: puzzle.puzzle.cols,
         star: cells,
     };
-    let mut text = Vec::new();
+    if let Answer::GaveUp(gave_up) = &answer {
+        eprintln!(
+            "gridsat: gave up after {:.1} s (--timeout) with at least {} solutions; {} not written",
+            gave_up.after.as_secs_f64(),
+            gave_up.at_least,
+            args.output
+        );
+        return Ok(Exit::GaveUp);
+    }
+    // Everything is found and checked by now, so writing as it goes can only fail on I/O;
+    // a listing of millions is never held twice in memory.
+    let mut out: Box<dyn Write> = if args.output == "-" {
+        Box::new(std::io::stdout().lock())
+    } else {
+        let file = std::fs::File::create(&args.output)
+            .with_context(|| format!("{}: cannot write the output file", args.output))?;
+        Box::new(file)
+    };
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, &mut out);
     match answer {
         Answer::Count { count, .. } => {
-            write_course_output(&mut text, &puzzle.puzzle, &count, std::iter::empty())?
+            write_course_output(&mut out, &puzzle.puzzle, &count, std::iter::empty())
         }
         Answer::All { boards, .. } => write_course_output(
-            &mut text,
+            &mut out,
             &puzzle.puzzle,
             &boards.len(),
             boards.iter().map(stars),
-        )?,
+        ),
         Answer::One(found) => {
             let n = usize::from(found.is_some());
             let shown = found.filter(|_| args.mode.print).map(stars);
-            write_course_output(&mut text, &puzzle.puzzle, &n, shown.into_iter())?
+            write_course_output(&mut out, &puzzle.puzzle, &n, shown.into_iter())
         }
-        Answer::GaveUp(gave_up) => {
-            eprintln!(
-                "gridsat: gave up after {:.1} s (--timeout) with at least {} solutions; {} not written",
-                gave_up.after.as_secs_f64(),
-                gave_up.at_least,
-                args.output
-            );
-            return Ok(Exit::GaveUp);
+        Answer::GaveUp(_) | Answer::Unique(_) | Answer::Determined(_) | Answer::Repair(_) => {
+            unreachable!("gave up is answered above; the others are not course modes")
         }
-        Answer::Unique(_) | Answer::Determined(_) | Answer::Repair(_) => {
-            unreachable!("not a course mode")
-        }
-    };
-    if args.output == "-" {
-        let mut out = std::io::stdout().lock();
-        out.write_all(&text)?;
-        out.flush()?;
-    } else {
-        std::fs::write(&args.output, &text)
-            .with_context(|| format!("{}: cannot write the output file", args.output))?;
     }
+    .and_then(|()| out.flush())
+    .with_context(|| format!("{}: cannot write the output file", args.output))?;
     // The course program's answer is its file, "Number of solutions: 0" included.
     Ok(Exit::Solved)
 }

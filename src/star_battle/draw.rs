@@ -2,6 +2,7 @@
 //! star, the zone label elsewhere), and the determined-cells board.
 
 use gridsat_encodings::star_battle::{Puzzle, Stars};
+use std::io::Write;
 
 /// The board as the course program prints it: `@` for a star, the zone label elsewhere, row 0 first.
 pub fn board_lines(puzzle: &Puzzle, stars: &Stars) -> Vec<String> {
@@ -25,28 +26,38 @@ pub fn board_lines(puzzle: &Puzzle, stars: &Stars) -> Vec<String> {
 /// `Solution k:` and the board for each solution. Streams: one reusable buffer,
 /// whatever the number of solutions.
 pub fn write_course_output(
-    out: &mut impl std::io::Write,
+    out: &mut impl Write,
     puzzle: &Puzzle,
     count: &dyn std::fmt::Display,
     solutions: impl Iterator<Item = Stars>,
 ) -> std::io::Result<()> {
     writeln!(out, "Number of solutions: {count}")?;
-    let labels: Vec<char> = puzzle
-        .labels()
-        .into_iter()
-        .map(|l| l.unwrap_or('?'))
-        .collect();
-    let mut text = String::new();
+    // The board without stars, drawn once, and where each cell's label sits in it: a
+    // solution is that text with its stars' labels replaced by `@`, copied in a few
+    // slices (listings run to millions of boards).
+    let mut blank = String::new();
+    let mut spans = Vec::with_capacity(puzzle.rows * puzzle.cols);
+    for (i, label) in puzzle.labels().into_iter().enumerate() {
+        let start = blank.len();
+        blank.push(label.unwrap_or('?'));
+        spans.push(start..blank.len());
+        if (i + 1) % puzzle.cols == 0 {
+            blank.push('\n');
+        }
+    }
+    let blank = blank.as_bytes();
+    let mut text = Vec::new();
     for (k, stars) in solutions.enumerate() {
         text.clear();
-        text.push_str(&format!("\nSolution {}:\n", k + 1));
-        for (i, (&label, &star)) in labels.iter().zip(&stars.star).enumerate() {
-            text.push(if star { '@' } else { label });
-            if (i + 1) % puzzle.cols == 0 {
-                text.push('\n');
-            }
+        write!(text, "\nSolution {}:\n", k + 1)?;
+        let mut copied = 0;
+        for (span, _) in spans.iter().zip(&stars.star).filter(|(_, &star)| star) {
+            text.extend_from_slice(&blank[copied..span.start]);
+            text.push(b'@');
+            copied = span.end;
         }
-        out.write_all(text.as_bytes())?;
+        text.extend_from_slice(&blank[copied..]);
+        out.write_all(&text)?;
     }
     Ok(())
 }

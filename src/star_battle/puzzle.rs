@@ -1,7 +1,7 @@
 //! Star Battle as a board puzzle of the answer layer: its rules (stars per zone, the
 //! line rule, the encoding), its CNF, and how its boards read, check and draw.
 
-use super::check::check;
+use super::check::Rules;
 use super::draw::{board_lines, determined_lines, star_cells};
 use super::file::{course_file, letter_grid};
 use super::repair;
@@ -28,6 +28,7 @@ pub struct StarBattle {
     pub rule: LineRule,
     pub card: CardEncoding,
     encoded: Encoded,
+    rules: Rules,
 }
 
 /// The most clauses a puzzle's formula may be estimated to take (a few hundred MB of
@@ -77,6 +78,7 @@ impl StarBattle {
         };
         let encoded = encode(&puzzle, &options);
         StarBattle {
+            rules: Rules::new(&puzzle, stars, rule),
             puzzle,
             stars,
             rule,
@@ -110,7 +112,7 @@ impl BoardPuzzle for StarBattle {
     }
 
     fn check(&self, stars: &Stars) -> Result<(), InternalError> {
-        check(&self.puzzle, self.stars, self.rule, stars).map_err(|violation| {
+        self.rules.check(stars).map_err(|violation| {
             InternalError::new(format!(
                 "the solver produced a placement that breaks the rules ({violation})"
             ))
