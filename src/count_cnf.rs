@@ -8,6 +8,7 @@
 
 use crate::cli::{Exit, Format, LimitArgs, OutputArgs, SolverArgs};
 use crate::dimacs::read_dimacs;
+use crate::progress::{Progress, Status};
 use crate::solver::count::{Count, Engine, SearchStats, Solutions};
 use gridsat_encodings::cnf::Cnf;
 use std::io::Write;
@@ -53,15 +54,21 @@ pub fn run(args: &Args) -> anyhow::Result<Exit> {
 /// `run`, written to `out`.
 pub fn run_to(args: &Args, mut out: impl Write) -> anyhow::Result<Exit> {
     args.solver.choose();
-    let budget = args.limits.budget();
+    let status = Status::new();
+    let budget = args.limits.budget().with_status(status.clone());
     let cnf = read_dimacs(&args.file)?;
     let engine = Engine::new(&cnf).budget(&budget);
+    let progress = Progress::spinner("counting");
+    let watch = progress.watch_status(status, String::new);
     let json = args.output.format == Format::Json;
     let (counted, stats) = if args.list {
         if json {
             write!(out, "{{\"solutions\":[")?;
         }
         let (compiled, stats) = engine.compile();
+        // The spinner is gone before the first solution is printed.
+        drop(watch);
+        progress.finish();
         let counted = match compiled {
             Ok(solutions) => {
                 list(&cnf, &solutions, json, &mut out)?;
@@ -71,7 +78,10 @@ pub fn run_to(args: &Args, mut out: impl Write) -> anyhow::Result<Exit> {
         };
         (counted, stats)
     } else {
-        engine.count()
+        let counted = engine.count();
+        drop(watch);
+        progress.finish();
+        counted
     };
     let (count, complete) = match counted {
         Ok(count) => (count, true),

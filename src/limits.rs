@@ -13,16 +13,19 @@
 //! was proven so far and the thread is abandoned; it ends with its current solver call,
 //! or with the process.
 
+use crate::progress::Status;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-/// When a search must stop: a deadline and any number of cancel flags.
+/// When a search must stop: a deadline and any number of cancel flags; and where it may
+/// post what it has proven so far (`status`), since every long search polls its budget.
 #[derive(Clone, Debug, Default)]
 pub struct Budget {
     deadline: Option<Instant>,
     /// This budget's own flag first, then its parents' (see `child`).
     flags: Vec<Arc<AtomicBool>>,
+    status: Option<Arc<Status>>,
 }
 
 impl Budget {
@@ -31,6 +34,7 @@ impl Budget {
         Budget {
             deadline: None,
             flags: vec![Arc::new(AtomicBool::new(false))],
+            status: None,
         }
     }
 
@@ -40,6 +44,17 @@ impl Budget {
             deadline,
             ..Budget::unlimited()
         }
+    }
+
+    /// The same budget, whose searches post their progress on `status`.
+    pub fn with_status(mut self, status: Arc<Status>) -> Budget {
+        self.status = Some(status);
+        self
+    }
+
+    /// Where searches on this budget post their progress, when someone watches.
+    pub fn status(&self) -> Option<&Status> {
+        self.status.as_deref()
     }
 
     /// Stops `timeout` from now (none: only when cancelled).
@@ -55,6 +70,7 @@ impl Budget {
         Budget {
             deadline: self.deadline,
             flags,
+            status: self.status.clone(),
         }
     }
 
@@ -63,6 +79,7 @@ impl Budget {
         Budget {
             deadline: Some(self.deadline.map_or(deadline, |d| d.min(deadline))),
             flags: self.flags.clone(),
+            status: self.status.clone(),
         }
     }
 

@@ -7,9 +7,10 @@
 //! own ticker, ten times a second.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Set by a command that draws its own bar (a batch) over the commands it runs.
@@ -95,6 +96,30 @@ impl Progress {
         Watch { stop }
     }
 
+    /// `watch`, showing `describe()` and what the searches posted on `status` (the
+    /// spinner's first message while both are empty).
+    pub fn watch_status(
+        &self,
+        status: Arc<Status>,
+        describe: impl Fn() -> String + Send + 'static,
+    ) -> Watch {
+        let first = self
+            .bar
+            .as_ref()
+            .map(|bar| bar.message())
+            .unwrap_or_default();
+        self.watch(move || {
+            let lines: Vec<String> = [describe(), status.read()]
+                .into_iter()
+                .filter(|line| !line.is_empty())
+                .collect();
+            match lines.is_empty() {
+                true => first.clone(),
+                false => lines.join(": "),
+            }
+        })
+    }
+
     /// Runs `print` (writing to the terminal) with the bar out of the way.
     pub fn suspend<T>(&self, print: impl FnOnce() -> T) -> T {
         match &self.bar {
@@ -119,5 +144,79 @@ pub struct Watch {
 impl Drop for Watch {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Where long searches post what they have proven so far, for a progress line: each
+/// search under its own name ("count: at least 12,000 solutions", "astar: no plan under
+/// 41 pushes"). A search reaches it through its `Budget` (`Budget::status`), so every
+/// search that polls a budget can post, and posts only when a line was read since its
+/// last post: a run nobody watches pays one atomic load per poll.
+#[derive(Debug, Default)]
+pub struct Status {
+    /// Bumped by every read; a search posts again when it has moved.
+    reads: AtomicU64,
+    posted: Mutex<BTreeMap<&'static str, String>>,
+}
+
+impl Status {
+    pub fn new() -> Arc<Status> {
+        Arc::new(Status::default())
+    }
+
+    /// The number of reads so far: a search that remembers it posts again only once the
+    /// number has moved (`Status::due`).
+    pub fn reads(&self) -> u64 {
+        self.reads.load(Ordering::Relaxed)
+    }
+
+    /// True when a read happened since `*seen`, which it then updates.
+    pub fn due(&self, seen: &mut u64) -> bool {
+        let now = self.reads();
+        let due = now != *seen;
+        *seen = now;
+        due
+    }
+
+    /// `search`'s line, replacing its previous one.
+    pub fn post(&self, search: &'static str, line: String) {
+        if let Ok(mut posted) = self.posted.lock() {
+            posted.insert(search, line);
+        }
+    }
+
+    /// Every search's line, in the order of their names, joined by "; ".
+    pub fn read(&self) -> String {
+        self.reads.fetch_add(1, Ordering::Relaxed);
+        match self.posted.lock() {
+            Ok(posted) => posted
+                .iter()
+                .map(|(search, line)| format!("{search}: {line}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+            Err(_) => String::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_search_posts_again_only_after_a_read() {
+        let status = Status::new();
+        let mut seen = status.reads();
+        assert!(!status.due(&mut seen), "nobody read yet");
+        status.post("count", "at least 3 solutions".into());
+        status.post("astar", "no plan under 7 pushes".into());
+        assert_eq!(
+            status.read(),
+            "astar: no plan under 7 pushes; count: at least 3 solutions"
+        );
+        assert!(status.due(&mut seen));
+        assert!(!status.due(&mut seen), "once per read");
+        status.post("count", "at least 9 solutions".into());
+        assert!(status.read().ends_with("count: at least 9 solutions"));
     }
 }

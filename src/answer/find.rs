@@ -13,7 +13,7 @@ use super::list::{BoardList, MAX_LIST_BYTES};
 use super::repair::{report, Report};
 use crate::cli::Mode;
 use crate::limits::{wait_for, Budget};
-use crate::progress::Progress;
+use crate::progress::{Progress, Status};
 use crate::solver::count::Count;
 use crate::solver::count::Stopped;
 use crate::solver::{count_all_within, AllSolutions, Session, SolverError, Uniqueness};
@@ -81,19 +81,22 @@ pub fn find<P: BoardPuzzle>(puzzle: Arc<P>, mode: Mode, budget: &Budget) -> anyh
         boards: BoardList::new(rows * cols),
     }));
     let started = Instant::now();
+    // The counting engine posts its proven bound here; blocking clauses count boards.
+    let status = Status::new();
     let work = {
-        let (puzzle, partial, budget) = (puzzle.clone(), partial.clone(), budget.clone());
+        let (puzzle, partial) = (puzzle.clone(), partial.clone());
+        let budget = budget.clone().with_status(status.clone());
         move || compute(&*puzzle, mode, &budget, &partial)
     };
     let progress = match mode {
         Mode::All { .. } | Mode::Count { .. } => Progress::spinner("counting"),
         _ => Progress::hidden(),
     };
-    let watch = progress.watch({
+    let watch = progress.watch_status(status, {
         let partial = partial.clone();
         move || match partial.lock().map(|p| p.boards.len()) {
             Ok(found) if found > 0 => format!("{found} solutions so far"),
-            _ => "counting".to_string(),
+            _ => String::new(),
         }
     });
     // Watched even without a deadline: Ctrl-C may end the wait at any time.

@@ -12,7 +12,7 @@ use crate::answer::items::ItemPrinter;
 use crate::cli::flags::{print_cnf_size, write_dimacs};
 use crate::cli::{CnfArgs, Exit, Format, HorizonArgs, LimitArgs, OutputArgs, SolverArgs};
 use crate::input::{read_puzzle_file, InputError};
-use crate::progress::Progress;
+use crate::progress::{Progress, Status};
 use gridsat_encodings::sokoban::{Level, Pruning};
 use std::time::Instant;
 
@@ -270,8 +270,15 @@ pub fn run_to(args: &Args, out: impl std::io::Write) -> anyhow::Result<Exit> {
             // Ctrl-C: the level it stopped was printed with its bound; no more.
             break;
         }
-        let (outcome, run) =
-            solve_level(&entry.level, args.strategy(), &args.limits(), &portfolio)?;
+        // Each search posts its bound and size; the line shows them while the level runs.
+        let status = Status::new();
+        let mut limits = args.limits();
+        limits.budget = limits.budget.with_status(status.clone());
+        let level = entry.number;
+        let watch = progress.watch_status(status, move || format!("level {level}"));
+        let solved = solve_level(&entry.level, args.strategy(), &limits, &portfolio);
+        drop(watch);
+        let (outcome, run) = solved?;
         let formula_horizon = default_horizon(&entry.level, &outcome);
         let report = LevelReport::checked(entry, outcome, run, args.boards)?;
         if args.output.stats {

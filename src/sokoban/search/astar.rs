@@ -285,6 +285,7 @@ fn search_bounded(
     open.push(h0, h0, 0);
     let mut box_list: Vec<usize> = Vec::new();
     let mut bound = h0;
+    let mut status_seen = 0;
     while let Some((f, i)) = open.pop() {
         // Stale entries: the position was expanded, or queued again with a smaller `f`.
         if closed[i] || f != g_of[i] + u32::from(h_of[i]) {
@@ -298,8 +299,17 @@ fn search_bounded(
         if limits.max_pushes.is_some_and(|m| f as usize > m) {
             return (gave_up("push limit".into()), stats);
         }
-        if stats.expanded % 1024 == 0 && limits.expired() {
-            return (gave_up("time limit".into()), stats);
+        if stats.expanded % 1024 == 0 {
+            if limits.expired() {
+                return (gave_up("time limit".into()), stats);
+            }
+            if let Some(status) = limits.budget.status().filter(|s| s.due(&mut status_seen)) {
+                let stored = store.len();
+                status.post(
+                    "astar",
+                    format!("no plan under {bound} pushes ({stored} positions)"),
+                );
+            }
         }
         if store.len() > limits.max_states {
             let reason = format!("size limit ({} positions)", limits.max_states);

@@ -53,6 +53,9 @@ pub fn solve_until_deadline(
             solve_with(&level, &limits, options, &mut |p| {
                 let mut heard = heard.lock().unwrap_or_else(|e| e.into_inner());
                 heard.hear(p, started);
+                if let Some(status) = limits.budget.status() {
+                    status.post("sat", heard.to_string());
+                }
             })
         })
     };
@@ -96,6 +99,21 @@ impl Heard {
             }
             Progress::Size(s) => self.size = s,
         }
+    }
+}
+
+/// For a progress line: the best plan or the bound, and the formula.
+impl std::fmt::Display for Heard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.found {
+            Some(found) => write!(f, "a plan of {} pushes", found.pushes.len())?,
+            None => write!(f, "no plan under {} pushes", self.bound)?,
+        }
+        write!(
+            f,
+            " (horizon {}, {} clauses)",
+            self.size.horizon, self.size.clauses
+        )
     }
 }
 

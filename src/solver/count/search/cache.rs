@@ -94,6 +94,11 @@ impl Cache {
         }
     }
 
+    /// The memory the cache holds now: its table and its big counts.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>() + self.big_bytes
+    }
+
     fn position(&self, key: &Key) -> Option<usize> {
         let mask = self.slots.len() - 1;
         let mut at = key.0 as usize & mask;

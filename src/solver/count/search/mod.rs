@@ -53,6 +53,7 @@
 mod cache;
 mod components;
 mod gates;
+mod live;
 mod propagate;
 #[cfg(test)]
 mod tests;
@@ -160,6 +161,11 @@ pub(super) struct Outcome {
 #[derive(Debug)]
 pub(super) struct Interrupted {
     pub at_least: Count,
+    /// The live bound when the stop came (0 after the give-up rule), never above
+    /// `at_least`, which also takes the later factors the cache knows (kept for the tests
+    /// that check the live bound).
+    #[cfg(test)]
+    pub live_at_least: Count,
     pub stats: Box<SearchStats>,
 }
 
@@ -232,6 +238,11 @@ pub(super) struct Search<const NATIVE: bool> {
     /// Steps taken, and the step at which the limits are polled next.
     steps: u64,
     next_poll: u64,
+    /// The live lower bound, posted on the budget's status when someone watches.
+    frames: live::Frames,
+    status_seen: u64,
+    #[cfg(test)]
+    live_at_stop: Count,
 }
 
 impl<const NATIVE: bool> Search<NATIVE> {
@@ -282,6 +293,10 @@ impl<const NATIVE: bool> Search<NATIVE> {
             steps: 0,
             // The first step polls: a budget that is already spent stops at once.
             next_poll: 1,
+            frames: live::Frames::default(),
+            status_seen: 0,
+            #[cfg(test)]
+            live_at_stop: Count::ZERO,
         }
     }
 
@@ -301,6 +316,8 @@ impl<const NATIVE: bool> Search<NATIVE> {
         if self.stop {
             return Err(Interrupted {
                 at_least: count,
+                #[cfg(test)]
+                live_at_least: self.live_at_stop.clone(),
                 stats: Box::new(self.stats()),
             });
         }
@@ -340,13 +357,46 @@ impl<const NATIVE: bool> Search<NATIVE> {
         let spent = self.steps >= last || self.limits.budget.as_ref().is_some_and(Budget::expired);
         if spent {
             self.stop = true;
+            #[cfg(test)]
+            {
+                self.live_at_stop = self.frames.bound();
+            }
         }
+        self.post_status();
         spent
+    }
+
+    /// What the search has proven so far, on the budget's status when a line was read
+    /// since the last post.
+    fn post_status(&mut self) {
+        let Some(status) = self.limits.budget.as_ref().and_then(Budget::status) else {
+            return;
+        };
+        if !status.due(&mut self.status_seen) {
+            return;
+        }
+        status.post(
+            "count",
+            format!(
+                "at least {} solutions ({} decisions, cache {} MB)",
+                self.frames.bound(),
+                self.stats.decisions,
+                self.cache.bytes() >> 20
+            ),
+        );
     }
 
     /// The count of the unassigned part of `vars`, found by component analysis: the
     /// product over its components. `gap` is the analysis gap in force.
     fn split(&mut self, vars: &[u32], gap: u32) -> (Count, NodeId) {
+        self.frames.open_product();
+        let counted = self.split_counted(vars, gap);
+        self.frames.close();
+        counted
+    }
+
+    /// `split`'s work, inside its frame of the live bound.
+    fn split_counted(&mut self, vars: &[u32], gap: u32) -> (Count, NodeId) {
         self.stats.component_analyses += 1;
         let (mut components, free) =
             self.components
@@ -365,6 +415,7 @@ impl<const NATIVE: bool> Search<NATIVE> {
         // Small components first: a zero among them ends the product early.
         components.sort_by_key(|c| c.vars.len());
         for (i, component) in components.iter().enumerate() {
+            self.frames.set_product(&count, i + 1 < components.len());
             let (c, node) = self.cached(component.key, |search| {
                 search.branch(&component.vars, 0, component.key, gap, 0)
             });
@@ -469,6 +520,21 @@ impl<const NATIVE: bool> Search<NATIVE> {
         gap: u32,
         since: u32,
     ) -> (Count, NodeId) {
+        self.frames.open_sum();
+        let counted = self.branch_counted(vars, from, key, gap, since);
+        self.frames.close();
+        counted
+    }
+
+    /// `branch`'s work, inside its frame of the live bound.
+    fn branch_counted(
+        &mut self,
+        vars: &[u32],
+        from: usize,
+        key: Key,
+        gap: u32,
+        since: u32,
+    ) -> (Count, NodeId) {
         let Some(position) = (from..vars.len())
             .take_while(|&i| self.rank[vars[i] as usize] != NO_RANK)
             .find(|&i| !self.formula.is_assigned(vars[i]))
@@ -510,6 +576,7 @@ impl<const NATIVE: bool> Search<NATIVE> {
             };
             self.formula.backtrack(mark);
             total = total.add(&count);
+            self.frames.set_sum(&total);
             *edge = Edge { lits, child };
             if self.stop {
                 // The finished branch counts exactly, the interrupted one by its bound,

@@ -144,6 +144,12 @@ fn caching_only_at_analyses_counts_and_lists_exactly() {
     }
 }
 
+thread_local! {
+    /// Stops of `stopped_at_every_step` whose live bound was above 0, on this test's
+    /// thread: the live bound must not be sound only trivially either.
+    static LIVE_PROVED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Runs `make(limits)` with at most 0, 1, 2, ... steps until it finishes, checking that
 /// every stopped run proves a lower bound of `exact` and the finished one counts it.
 /// Returns how many runs stopped, and how many of those proved more than 0.
@@ -171,8 +177,18 @@ fn stopped_at_every_step<const NATIVE: bool>(
                     interrupted.at_least
                 );
                 assert!(interrupted.stats.decisions <= steps, "{what}");
+                // The bound a progress line shows never claims more than the stop proved.
+                let live = interrupted.live_at_least.to_u128();
+                assert!(
+                    live.is_some_and(|n| Some(n) <= interrupted.at_least.to_u128()),
+                    "{what}: live bound {} above the {} proven after {steps} steps",
+                    interrupted.live_at_least,
+                    interrupted.at_least
+                );
                 stopped += 1;
                 proved += usize::from(!interrupted.at_least.is_zero());
+                LIVE_PROVED
+                    .set(LIVE_PROVED.get() + usize::from(!interrupted.live_at_least.is_zero()));
             }
         }
     }
@@ -215,9 +231,10 @@ fn a_search_stopped_at_any_step_proves_a_lower_bound() {
         stopped += s;
         proved += p;
     }
+    let live = LIVE_PROVED.get();
     assert!(
-        stopped > 1500 && proved > 700,
-        "{stopped} stops, {proved} above 0"
+        stopped > 1500 && proved > 700 && live > 300,
+        "{stopped} stops, {proved} above 0, {live} with a live bound above 0"
     );
 }
 
