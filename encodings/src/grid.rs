@@ -74,6 +74,32 @@ impl Dir {
     }
 }
 
+/// Whether `cells` form one piece, cells joined by a common edge (no cells: one piece).
+/// Zones of a Star Battle are such pieces.
+pub fn edge_connected(cells: &[Cell]) -> bool {
+    let Some(&first) = cells.first() else {
+        return true;
+    };
+    let inside: std::collections::HashSet<Cell> = cells.iter().copied().collect();
+    let mut seen = std::collections::HashSet::from([first]);
+    let mut stack = vec![first];
+    while let Some(cell) = stack.pop() {
+        for (dr, dc) in [(-1isize, 0isize), (1, 0), (0, -1), (0, 1)] {
+            let next = (
+                cell.row.checked_add_signed(dr),
+                cell.col.checked_add_signed(dc),
+            );
+            if let (Some(r), Some(c)) = next {
+                let n = Cell::new(r, c);
+                if inside.contains(&n) && seen.insert(n) {
+                    stack.push(n);
+                }
+            }
+        }
+    }
+    seen.len() == inside.len()
+}
+
 /// Literals laid out row-major over `rows x cols` cells.
 #[derive(Clone, Debug)]
 pub struct LitGrid {
@@ -182,8 +208,26 @@ impl LitGrid {
 
 #[cfg(test)]
 mod tests {
-    use super::LitGrid;
+    use super::{edge_connected, Cell, LitGrid};
     use crate::cnf::Cnf;
+
+    #[test]
+    fn pieces_join_by_edges_not_corners() {
+        let cells = |list: &[(usize, usize)]| -> Vec<Cell> {
+            list.iter().map(|&(r, c)| Cell::new(r, c)).collect()
+        };
+        assert!(edge_connected(&[]));
+        assert!(edge_connected(&cells(&[(3, 3)])));
+        assert!(edge_connected(&cells(&[
+            (0, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (2, 0)
+        ])));
+        assert!(!edge_connected(&cells(&[(0, 0), (1, 1)])), "corners only");
+        assert!(!edge_connected(&cells(&[(0, 0), (0, 1), (0, 3)])));
+    }
 
     #[test]
     fn neighbour_pair_counts() {

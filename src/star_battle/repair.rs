@@ -4,9 +4,8 @@
 
 use crate::answer::Proposal;
 use crate::limits::Budget;
-use gridsat_encodings::grid::Cell;
+use gridsat_encodings::grid::{edge_connected, Cell};
 use gridsat_encodings::star_battle::{LineRule, Puzzle, Rule};
-use std::collections::HashSet;
 
 /// The rules of `puzzle`, in the order `rule_of` numbers them: zones, rows, columns, and
 /// that stars do not touch.
@@ -69,7 +68,7 @@ pub fn border_moves<P>(
                 .copied()
                 .filter(|&x| x != Cell::new(r, c))
                 .collect();
-            if rest.is_empty() || (connected(&zone.cells) && !connected(&rest)) {
+            if rest.is_empty() || (edge_connected(&zone.cells) && !edge_connected(&rest)) {
                 continue;
             }
             let mut targets: Vec<usize> = neighbours(p, r, c)
@@ -108,29 +107,4 @@ fn neighbours(p: &Puzzle, r: usize, c: usize) -> impl Iterator<Item = Cell> + '_
             let (nr, nc) = (r.checked_add_signed(dr)?, c.checked_add_signed(dc)?);
             (nr < p.rows && nc < p.cols).then(|| Cell::new(nr, nc))
         })
-}
-
-/// Whether the cells form one piece (by edges).
-fn connected(cells: &[Cell]) -> bool {
-    let Some(&first) = cells.first() else {
-        return true;
-    };
-    let inside: HashSet<Cell> = cells.iter().copied().collect();
-    let mut seen = HashSet::from([first]);
-    let mut stack = vec![first];
-    while let Some(cell) = stack.pop() {
-        for (dr, dc) in [(-1isize, 0isize), (1, 0), (0, -1), (0, 1)] {
-            let next = (
-                cell.row.checked_add_signed(dr),
-                cell.col.checked_add_signed(dc),
-            );
-            if let (Some(r), Some(c)) = next {
-                let n = Cell::new(r, c);
-                if inside.contains(&n) && seen.insert(n) {
-                    stack.push(n);
-                }
-            }
-        }
-    }
-    seen.len() == cells.len()
 }

@@ -8,7 +8,7 @@
 use super::parse::ParsedPuzzle;
 use crate::input::grammar::{fail_at, Parsed, Span};
 use crate::input::url::{self, bits, decimal_field, write_bits, UrlError};
-use gridsat_encodings::grid::Cell;
+use gridsat_encodings::grid::{edge_connected, Cell};
 use gridsat_encodings::star_battle::{Puzzle, Zone};
 
 /// The zone labels a URL's zones get, in order.
@@ -115,7 +115,7 @@ pub fn write_url(puzzle: &Puzzle, stars: usize) -> Result<String, String> {
         let split = puzzle
             .zones
             .iter()
-            .find(|z| !connected(z, cols))
+            .find(|z| !edge_connected(&z.cells))
             .map_or('?', |z| z.label);
         return Err(format!(
             "zone '{split}' is in more than one piece; a puzz.link URL draws each zone as one \
@@ -128,30 +128,6 @@ pub fn write_url(puzzle: &Puzzle, stars: usize) -> Result<String, String> {
         rows,
         &format!("{stars}/{}{}", write_bits(&right), write_bits(&down)),
     ))
-}
-
-fn connected(zone: &Zone, cols: usize) -> bool {
-    let Some(&first) = zone.cells.first() else {
-        return true;
-    };
-    let key = |c: Cell| c.row * cols + c.col;
-    let inside: std::collections::HashSet<usize> = zone.cells.iter().map(|&c| key(c)).collect();
-    let mut seen = std::collections::HashSet::from([key(first)]);
-    let mut stack = vec![key(first)];
-    while let Some(i) = stack.pop() {
-        let neighbours = [
-            i.checked_sub(cols),
-            Some(i + cols),
-            (i % cols > 0).then(|| i - 1),
-            (i % cols + 1 < cols).then(|| i + 1),
-        ];
-        for j in neighbours.into_iter().flatten() {
-            if inside.contains(&j) && seen.insert(j) {
-                stack.push(j);
-            }
-        }
-    }
-    seen.len() == zone.cells.len()
 }
 
 #[cfg(test)]
