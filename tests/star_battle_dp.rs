@@ -19,7 +19,7 @@ use gridsat::cli::Mode;
 use gridsat::limits::Budget;
 use gridsat::star_battle::puzzle::StarBattle;
 use gridsat_encodings::grid::Cell;
-use gridsat_encodings::star_battle::{LineRule, Puzzle, Zone};
+use gridsat_encodings::star_battle::{LineRule, Puzzle};
 use gridsat_encodings::CardEncoding;
 use std::sync::Arc;
 
@@ -61,46 +61,15 @@ fn dp_count(puzzle: &Puzzle, stars: usize, rule: LineRule) -> u128 {
 /// A rows x cols board cut into `zones` zones grown from random seed cells into
 /// neighbouring cells, so that zones are contiguous as in real puzzles.
 fn random_puzzle(rng: &mut Rng, rows: usize, cols: usize, zones: usize) -> Puzzle {
-    let mut owner: Vec<Option<usize>> = vec![None; rows * cols];
-    let mut seeded = 0;
-    while seeded < zones {
+    let mut seeds: Vec<Cell> = Vec::new();
+    while seeds.len() < zones {
         let i = rng.below(rows * cols);
-        if owner[i].is_none() {
-            owner[i] = Some(seeded);
-            seeded += 1;
+        let cell = Cell::new(i / cols, i % cols);
+        if !seeds.contains(&cell) {
+            seeds.push(cell);
         }
     }
-    while owner.iter().any(Option::is_none) {
-        let i = rng.below(rows * cols);
-        if owner[i].is_some() {
-            continue;
-        }
-        let (r, c) = (i / cols, i % cols);
-        let neighbours = [
-            (r.wrapping_sub(1), c),
-            (r + 1, c),
-            (r, c.wrapping_sub(1)),
-            (r, c + 1),
-        ];
-        let near: Vec<usize> = neighbours
-            .iter()
-            .filter(|&&(nr, nc)| nr < rows && nc < cols)
-            .filter_map(|&(nr, nc)| owner[nr * cols + nc])
-            .collect();
-        if !near.is_empty() {
-            owner[i] = Some(near[rng.below(near.len())]);
-        }
-    }
-    let zones = (0..zones)
-        .map(|k| Zone {
-            label: (b'a' + k as u8) as char,
-            cells: (0..rows * cols)
-                .filter(|&i| owner[i] == Some(k))
-                .map(|i| Cell::new(i / cols, i % cols))
-                .collect(),
-        })
-        .collect();
-    Puzzle { rows, cols, zones }
+    common::zones::grown(rng, rows, cols, &seeds)
 }
 
 #[test]

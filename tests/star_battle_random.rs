@@ -179,41 +179,7 @@ fn planted_puzzle(rng: &mut Rng) -> Puzzle {
     if seeds.is_empty() {
         seeds.push(Cell::new(0, 0));
     }
-    let mut owner: Vec<Option<usize>> = vec![None; rows * cols];
-    for (k, s) in seeds.iter().enumerate() {
-        owner[s.row * cols + s.col] = Some(k);
-    }
-    while owner.iter().any(Option::is_none) {
-        let i = rng.below(rows * cols);
-        if owner[i].is_some() {
-            continue;
-        }
-        let (r, c) = (i / cols, i % cols);
-        let neighbours = [
-            (r.wrapping_sub(1), c),
-            (r + 1, c),
-            (r, c.wrapping_sub(1)),
-            (r, c + 1),
-        ];
-        let zones: Vec<usize> = neighbours
-            .iter()
-            .filter(|&&(nr, nc)| nr < rows && nc < cols)
-            .filter_map(|&(nr, nc)| owner[nr * cols + nc])
-            .collect();
-        if !zones.is_empty() {
-            owner[i] = Some(zones[rng.below(zones.len())]);
-        }
-    }
-    let zones = (0..seeds.len())
-        .map(|k| Zone {
-            label: (b'a' + k as u8) as char,
-            cells: (0..rows * cols)
-                .filter(|&i| owner[i] == Some(k))
-                .map(|i| Cell::new(i / cols, i % cols))
-                .collect(),
-        })
-        .collect();
-    Puzzle { rows, cols, zones }
+    common::zones::grown(rng, rows, cols, &seeds)
 }
 
 #[test]

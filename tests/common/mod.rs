@@ -4,6 +4,7 @@
 pub mod mutate;
 pub mod render;
 pub mod sokoban;
+pub mod zones;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
