@@ -63,6 +63,7 @@
 //! Files: this one holds the interface (the searches and their reports), `search` the
 //! search's board and its expansion, `prune` the three tests.
 
+mod bits;
 mod prune;
 mod search;
 
