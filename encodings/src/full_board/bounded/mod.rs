@@ -263,6 +263,29 @@ mod tests {
         assert!(games.iter().all(|g| g.moves.len() == 7));
     }
 
+    /// The widest and tallest boards the map files allow: the frame's bits on both
+    /// sides of a 60-cell line fit the search's words (`bits`).
+    #[test]
+    fn a_sixty_cell_side_fits_the_bit_masks() {
+        for board in [room(3, 60), room(60, 3)] {
+            assert_eq!(
+                games_within(&board, 4, u64::MAX).outcome,
+                Bounded::Complete(Vec::new())
+            );
+            let Bounded::Complete(games) = games_within(&board, 5, u64::MAX).outcome else {
+                panic!("no budget limit");
+            };
+            assert!(!games.is_empty());
+            assert!(games.iter().all(|g| g.moves.len() == 5));
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "at most 60 x 60")]
+    fn a_larger_board_is_refused() {
+        games_within(&room(61, 2), 1, u64::MAX);
+    }
+
     #[test]
     fn one_open_cell_is_the_empty_game() {
         let board = Board::new(1, 2, vec![true, false]);
