@@ -46,6 +46,31 @@ pub(super) fn lonely(here: u64, line: u64, above: u64, below: u64) -> (u64, u64)
     (here & none, here & odd & !two_or_more)
 }
 
+/// A 64 x 64 matrix of bits, a word per line.
+pub(super) type Square = [u64; 64];
+
+/// Transposes `square` in place: bit `c` of word `r` becomes bit `r` of word `c` (six
+/// rounds of swapping blocks across the diagonal, halving the blocks each round: a few
+/// hundred word operations, where setting bits one by one costs one per cell).
+pub(super) fn transpose(square: &mut Square) {
+    let mut size = 32;
+    // The low `size` bits of every block of `2 * size`.
+    let mut low: u64 = 0x0000_0000_ffff_ffff;
+    while size != 0 {
+        let mut k = 0;
+        while k < 64 {
+            // The block right of the diagonal in word k with the block left of it in
+            // word k + size.
+            let t = ((square[k] >> size) ^ square[k + size]) & low;
+            square[k + size] ^= t;
+            square[k] ^= t << size;
+            k = (k + size + 1) & !size;
+        }
+        size >>= 1;
+        low ^= low << size;
+    }
+}
+
 /// Bit `i` of a word, as a mask.
 pub(super) fn bit(i: usize) -> u64 {
     1 << i
@@ -100,6 +125,21 @@ mod tests {
                     .filter(|&&r| r & seeds != 0)
                     .fold(0, |a, r| a | r);
                 assert_eq!(fill(seeds, line), expected, "{line:#x} {seeds:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn transpose_moves_every_bit_across_the_diagonal() {
+        let all = words();
+        for start in [0, 64, 128] {
+            let mut square: Square = all[start..start + 64].try_into().expect("64 words");
+            let before = square;
+            transpose(&mut square);
+            for r in 0..64 {
+                for c in 0..64 {
+                    assert_eq!(square[c] >> r & 1, before[r] >> c & 1, "({r}, {c})");
+                }
             }
         }
     }

@@ -3,7 +3,7 @@
 //! left exists (the module documentation of `bounded` says why). Each works on the
 //! unvisited cells as bit masks (`bits`): a few word operations per row or run.
 
-use super::bits::{bit, fill, lonely, runs};
+use super::bits::{bit, fill, lonely, runs, transpose};
 use super::search::{Axis, Run, Search, Span, COLS, ROWS};
 
 impl Search<'_> {
@@ -49,10 +49,10 @@ impl Search<'_> {
     /// The run test with `h` horizontal and `v` vertical moves left: runs that need a
     /// move of their own, to a fixed point, against the moves available.
     ///
-    /// Per line, `cover` holds the cells on runs of the other axis already needing a
-    /// move (a newly needed run sets its bit in the line of each of its cells), so a
-    /// run's cells off them are one mask and a count; the rounds and their outcome are
-    /// those of recounting every cell in every round.
+    /// A newly needed run adds its cells to `needed` of its line; before an axis's turn,
+    /// if the other axis's needed cells changed, `cover` is their transpose, so a run's
+    /// cells off the other axis's needed runs are one mask and a count. The rounds and
+    /// their outcome are those of recounting every cell in every round.
     fn too_many_runs(&mut self, h: usize, v: usize) -> bool {
         let limit = [h, v];
         let mut needing = [0usize; 2];
@@ -60,22 +60,26 @@ impl Search<'_> {
             for run in &mut self.runs[axis] {
                 run.needs_move = false;
             }
+            self.needed[axis].fill(0);
             self.cover[axis].fill(0);
         }
+        // Whether an axis's needed cells changed since the other axis's `cover` was made.
+        let mut stale = [false; 2];
         loop {
             let mut changed = false;
             for axis in [ROWS, COLS] {
                 let other = 1 - axis;
+                if stale[other] {
+                    self.cover[axis] = self.needed[other];
+                    transpose(&mut self.cover[axis]);
+                    stale[other] = false;
+                }
                 // Cells of this run off the runs already needing a move of the other axis
                 // are entered by moves of this axis or by other-axis moves on other runs,
                 // at most one cell per such move.
                 let spare = limit[other] - needing[other];
-                let [rows, cols] = &mut self.cover;
-                let (cover, across) = if axis == ROWS {
-                    (&*rows, cols)
-                } else {
-                    (&*cols, rows)
-                };
+                let cover = &self.cover[axis];
+                let needed = &mut self.needed[axis];
                 for run in self.runs[axis].iter_mut() {
                     if run.needs_move
                         || (run.cells & !cover[run.line]).count_ones() as usize <= spare
@@ -83,15 +87,10 @@ impl Search<'_> {
                         continue;
                     }
                     run.needs_move = true;
+                    needed[run.line] |= run.cells;
                     needing[axis] += 1;
                     changed = true;
-                    // Its cells are now covered for the lines crossing it (whose runs'
-                    // marking waits for the other axis's turn).
-                    let mut cells = run.cells;
-                    while cells != 0 {
-                        across[cells.trailing_zeros() as usize] |= bit(run.line);
-                        cells &= cells - 1;
-                    }
+                    stale[axis] = true;
                 }
                 if needing[axis] > limit[axis] {
                     return true;

@@ -2,7 +2,7 @@
 //! depth-first expansion of positions (the pruning tests are in `prune`).
 
 use super::super::{Board, Cell, Dir, Plan};
-use super::bits::{bit, MAX_SIDE};
+use super::bits::{bit, Square, MAX_SIDE};
 use super::{Profile, FRONTIER_CAP};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -69,10 +69,12 @@ pub(super) struct Search<'a> {
     /// Cells entered by the moves on the current branch, to undo them.
     pub(super) trail: Vec<usize>,
     pub(super) games: Vec<Plan>,
-    /// Scratch for the run test: the runs of each axis, and per line the cells on the
-    /// other axis's runs that need a move (`cover[ROWS][r]` the columns of row `r`).
+    /// Scratch for the run test: the runs of each axis; per line of each axis the cells
+    /// of its runs that need a move (`needed[ROWS][r]` columns of row `r`); and their
+    /// transposes, per line the cells on the other axis's needed runs.
     pub(super) runs: [Vec<Run>; 2],
-    pub(super) cover: [Vec<u64>; 2],
+    pub(super) needed: [Square; 2],
+    pub(super) cover: [Square; 2],
     /// Connectivity scratch: per row, the cells reached from the ball.
     pub(super) reach: Vec<u64>,
     pub(super) profile: Profile,
@@ -130,7 +132,8 @@ impl<'a> Search<'a> {
             trail: Vec::new(),
             games: Vec::new(),
             runs: [Vec::new(), Vec::new()],
-            cover: [vec![0; height], vec![0; width]],
+            needed: [[0; 64]; 2],
+            cover: [[0; 64]; 2],
             reach: vec![0; height],
             lines,
             profile: Profile::default(),
