@@ -55,13 +55,16 @@
 //! left barely cover the rows and columns left, most turns are forced (on the 3-block
 //! rooms of the course's large maps the search visits about 30 nodes per start cell).
 //!
-//! Cost per node: a few passes over the smallest rectangle holding the unvisited cells
-//! (labelling the runs, the degrees) and a flood fill over the row runs; the fixed
-//! point's rounds cost a pass over the runs, not the cells (see `prune`).
+//! Cost per node: a few word operations per row of the smallest rectangle holding the
+//! unvisited cells and per run, the cells being kept as bit masks a line to a word
+//! (`bits`): the runs, the cells with no or one neighbour, a flood that fills rows to
+//! their runs, and the fixed point's rounds, each a count of one mask per run (see
+//! `prune`). Boards of at most 60 x 60 cells (the map files' limit).
 
 //!
 //! Files: this one holds the interface (the searches and their reports), `search` the
-//! search's board and its expansion, `prune` the three tests.
+//! search's board and its expansion, `prune` the three tests, `bits` the word
+//! operations they are made of.
 
 mod bits;
 mod prune;
