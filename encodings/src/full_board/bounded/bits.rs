@@ -136,9 +136,9 @@ mod tests {
             let mut square: Square = all[start..start + 64].try_into().expect("64 words");
             let before = square;
             transpose(&mut square);
-            for r in 0..64 {
-                for c in 0..64 {
-                    assert_eq!(square[c] >> r & 1, before[r] >> c & 1, "({r}, {c})");
+            for (r, row) in before.iter().enumerate() {
+                for (c, column) in square.iter().enumerate() {
+                    assert_eq!(column >> r & 1, row >> c & 1, "({r}, {c})");
                 }
             }
         }

@@ -106,6 +106,7 @@ impl Search<'_> {
         let w = self.width;
         let (ball_row, ball_col) = (ball / w, ball % w);
         let rows = &self.lines[ROWS];
+        let free = |r: usize| rows[r];
         // The ball's cell counts as a neighbour: the rest of the path leaves from it.
         let with_ball = |r: usize| {
             if r == ball_row {
@@ -116,7 +117,7 @@ impl Search<'_> {
         };
         let mut dead_ends = 0;
         for r in span.top..=span.bottom {
-            let (none, one) = lonely(rows[r], with_ball(r), with_ball(r - 1), with_ball(r + 1));
+            let (none, one) = lonely(free(r), with_ball(r), with_ball(r - 1), with_ball(r + 1));
             if none != 0 {
                 dead_ends = 2;
             } else {
@@ -134,9 +135,7 @@ impl Search<'_> {
         // each row's reached cells filled to their runs, in sweeps down and up the span
         // until a sweep reaches nothing new.
         let reach = &mut self.reach;
-        for r in span.top - 1..=span.bottom + 1 {
-            reach[r] = 0;
-        }
+        reach[span.top - 1..=span.bottom + 1].fill(0);
         let ball_bit = bit(ball_col);
         // Each row's reached cells are whole runs (sweeps fill what they add).
         reach[ball_row] = fill(
