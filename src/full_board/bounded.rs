@@ -10,12 +10,13 @@ use gridsat_encodings::full_board::bounded::{games_beyond, games_from, Bounded, 
 use gridsat_encodings::full_board::{Board, Cell, Plan};
 
 /// Work the bounded search may spend per map, in nodes times board cells, before the SAT
-/// encodings take over from the bound it proved. A unit costs about 5 to 10 ns of
-/// processor time (a node makes a few passes over the unvisited part of the board), so
-/// this is a few seconds on a 60 x 60 board on two threads; the 3-block large maps need
-/// 1.1e8 to 1.8e8, set-2018 large map 1 about 4.4e8 (4.25e8 for at most 95 moves, then
-/// its frontier), a 58 x 58 room with 1 to 20 random obstacles 8e8 to 9.4e8 (about
-/// 220,000 to 260,000 nodes, nearly all cut within ten moves by connectivity).
+/// encodings take over from the bound it proved. A unit costs 1 to 2 ns of processor
+/// time (a node makes a few word operations per row and run of the unvisited part of
+/// the board, kept as bit masks), so this is one or two seconds on two threads; the
+/// 3-block large maps need 1.1e8 to 1.8e8, set-2018 large map 1 about 4.4e8 (4.25e8
+/// for at most 95 moves, then its frontier), a 58 x 58 room with 1 to 20 random
+/// obstacles 8e8 to 9.4e8 (about 220,000 to 260,000 nodes, nearly all cut within ten
+/// moves by connectivity).
 pub const SEARCH_BUDGET: u64 = 1_500_000_000;
 
 /// The bounded search's start cells are split into this many interleaved parts, each

@@ -55,14 +55,18 @@
 //! left barely cover the rows and columns left, most turns are forced (on the 3-block
 //! rooms of the course's large maps the search visits about 30 nodes per start cell).
 //!
-//! Cost per node: a few passes over the smallest rectangle holding the unvisited cells
-//! (labelling the runs, the degrees) and a flood fill over the row runs; the fixed
-//! point's rounds cost a pass over the runs, not the cells (see `prune`).
+//! Cost per node: a few word operations per row of the smallest rectangle holding the
+//! unvisited cells and per run, the cells being kept as bit masks a line to a word
+//! (`bits`): the runs, the cells with no or one neighbour, a flood that fills rows to
+//! their runs, and the fixed point's rounds, each a count of one mask per run (see
+//! `prune`). Boards of at most 60 x 60 cells (the map files' limit).
 
 //!
 //! Files: this one holds the interface (the searches and their reports), `search` the
-//! search's board and its expansion, `prune` the three tests.
+//! search's board and its expansion, `prune` the three tests, `bits` the word
+//! operations they are made of.
 
+mod bits;
 mod prune;
 mod search;
 
@@ -260,6 +264,29 @@ mod tests {
         };
         assert!(!games.is_empty());
         assert!(games.iter().all(|g| g.moves.len() == 7));
+    }
+
+    /// The widest and tallest boards the map files allow: the frame's bits on both
+    /// sides of a 60-cell line fit the search's words (`bits`).
+    #[test]
+    fn a_sixty_cell_side_fits_the_bit_masks() {
+        for board in [room(3, 60), room(60, 3)] {
+            assert_eq!(
+                games_within(&board, 4, u64::MAX).outcome,
+                Bounded::Complete(Vec::new())
+            );
+            let Bounded::Complete(games) = games_within(&board, 5, u64::MAX).outcome else {
+                panic!("no budget limit");
+            };
+            assert!(!games.is_empty());
+            assert!(games.iter().all(|g| g.moves.len() == 5));
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "at most 60 x 60")]
+    fn a_larger_board_is_refused() {
+        games_within(&room(61, 2), 1, u64::MAX);
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The three pruning tests of the bounded search (runs to a fixed point, dead ends,
 //! connectivity): each rejects only positions from which no winning game of the moves
-//! left exists (the module documentation of `bounded` says why).
+//! left exists (the module documentation of `bounded` says why). Each works on the
+//! unvisited cells as bit masks (`bits`): a few word operations per row or run.
 
+use super::bits::{bit, fill, lonely, runs, transpose};
 use super::search::{Axis, Run, Search, Span, COLS, ROWS};
 
 impl Search<'_> {
@@ -25,37 +27,21 @@ impl Search<'_> {
         self.dead_ends_or_cut_off(ball, span)
     }
 
-    /// Numbers the maximal runs of free cells in `span`, per axis, in `run_of`, in one
-    /// row-major pass (a cell continues the run of the cell before it on its axis), and
-    /// records each run's first cell and length.
+    /// Lists the maximal runs of free cells per axis (all inside `span`).
     fn label_runs(&mut self, span: Span) {
-        let w = self.width;
-        self.runs[ROWS].clear();
-        self.runs[COLS].clear();
-        for r in span.top..=span.bottom {
-            for c in span.left..=span.right {
-                let p = r * w + c;
-                if !self.free[p] {
-                    continue;
-                }
-                for (axis, step) in [(ROWS, 1), (COLS, w)] {
-                    // The cell behind is outside the span only when it is not free.
-                    let run = if self.free[p - step] {
-                        self.run_of[axis][p - step]
-                    } else {
-                        self.runs[axis].push(Run {
-                            first: p as u32,
-                            ..Run::default()
-                        });
-                        (self.runs[axis].len() - 1) as u32
-                    };
-                    self.run_of[axis][p] = run;
-                    // The run ends here: its length, once (no count kept per cell).
-                    if !self.free[p + step] {
-                        let run = &mut self.runs[axis][run as usize];
-                        run.len = ((p - run.first as usize) / step + 1) as u32;
-                    }
-                }
+        let [rows, cols] = &mut self.runs;
+        rows.clear();
+        cols.clear();
+        for (runs_of, lines, range) in [
+            (rows, &self.lines[ROWS], span.top..=span.bottom),
+            (cols, &self.lines[COLS], span.left..=span.right),
+        ] {
+            for line in range {
+                runs_of.extend(runs(lines[line]).map(|cells| Run {
+                    line,
+                    cells,
+                    needs_move: false,
+                }));
             }
         }
     }
@@ -63,49 +49,48 @@ impl Search<'_> {
     /// The run test with `h` horizontal and `v` vertical moves left: runs that need a
     /// move of their own, to a fixed point, against the moves available.
     ///
-    /// Each run's count of cells off the other axis's needed runs is kept up to date as
-    /// runs become needed (a newly needed run takes one from the count of every run
-    /// crossing it), so a round costs a pass over the runs, not over the cells; the
-    /// rounds and their outcome are those of recounting every cell in every round.
+    /// A newly needed run adds its cells to `needed` of its line; before an axis's turn,
+    /// if the other axis's needed cells changed, `cover` is their transpose, so a run's
+    /// cells off the other axis's needed runs are one mask and a count. The rounds and
+    /// their outcome are those of recounting every cell in every round.
     fn too_many_runs(&mut self, h: usize, v: usize) -> bool {
-        let w = self.width as u32;
         let limit = [h, v];
         let mut needing = [0usize; 2];
         for axis in [ROWS, COLS] {
             for run in &mut self.runs[axis] {
                 run.needs_move = false;
-                run.uncovered = run.len as usize;
             }
+            self.needed[axis].fill(0);
+            self.cover[axis].fill(0);
         }
+        // Whether an axis's needed cells changed since the other axis's `cover` was made.
+        let mut stale = [false; 2];
         loop {
             let mut changed = false;
             for axis in [ROWS, COLS] {
                 let other = 1 - axis;
-                let step = if axis == ROWS { 1 } else { w };
+                if stale[other] {
+                    self.cover[axis] = self.needed[other];
+                    transpose(&mut self.cover[axis]);
+                    stale[other] = false;
+                }
                 // Cells of this run off the runs already needing a move of the other axis
                 // are entered by moves of this axis or by other-axis moves on other runs,
                 // at most one cell per such move.
                 let spare = limit[other] - needing[other];
-                let [rows, cols] = &mut self.runs;
-                let (runs, across) = if axis == ROWS {
-                    (rows, cols)
-                } else {
-                    (cols, rows)
-                };
-                let across_of = &self.run_of[other];
-                for run in runs.iter_mut() {
-                    if run.needs_move || run.uncovered <= spare {
+                let cover = &self.cover[axis];
+                let needed = &mut self.needed[axis];
+                for run in self.runs[axis].iter_mut() {
+                    if run.needs_move
+                        || (run.cells & !cover[run.line]).count_ones() as usize <= spare
+                    {
                         continue;
                     }
                     run.needs_move = true;
+                    needed[run.line] |= run.cells;
                     needing[axis] += 1;
                     changed = true;
-                    // Its cells are now covered for the runs crossing it (whose own
-                    // marking waits for the other axis's turn).
-                    for k in 0..run.len {
-                        let p = (run.first + k * step) as usize;
-                        across[across_of[p] as usize].uncovered -= 1;
-                    }
+                    stale[axis] = true;
                 }
                 if needing[axis] > limit[axis] {
                     return true;
@@ -119,65 +104,64 @@ impl Search<'_> {
 
     fn dead_ends_or_cut_off(&mut self, ball: usize, span: Span) -> bool {
         let w = self.width;
-        let mut dead_ends = 0;
+        let (ball_row, ball_col) = (ball / w, ball % w);
+        let rows = &self.lines[ROWS];
+        let free = |r: usize| rows[r];
         // The ball's cell counts as a neighbour: the rest of the path leaves from it.
-        self.free[ball] = true;
+        let with_ball = |r: usize| {
+            if r == ball_row {
+                rows[r] | bit(ball_col)
+            } else {
+                rows[r]
+            }
+        };
+        let mut dead_ends = 0;
         for r in span.top..=span.bottom {
-            let (lo, hi) = (r * w + span.left, r * w + span.right + 1);
-            let free = &self.free;
-            let neighbours = free[lo - 1..hi - 1]
-                .iter()
-                .zip(&free[lo + 1..hi + 1])
-                .zip(free[lo - w..hi - w].iter().zip(&free[lo + w..hi + w]));
-            for (i, (&here, ((&left, &right), (&up, &down)))) in
-                free[lo..hi].iter().zip(neighbours).enumerate()
-            {
-                if !here || lo + i == ball {
-                    continue;
-                }
-                match usize::from(left) + usize::from(right) + usize::from(up) + usize::from(down) {
-                    0 => dead_ends = 2,
-                    1 => dead_ends += 1,
-                    _ => {}
-                }
+            let (none, one) = lonely(free(r), with_ball(r), with_ball(r - 1), with_ball(r + 1));
+            if none != 0 {
+                dead_ends = 2;
+            } else {
+                dead_ends += one.count_ones();
             }
             if dead_ends > 1 {
                 break;
             }
         }
-        self.free[ball] = false;
         if dead_ends > 1 {
             self.profile.cut_by_dead_ends += 1;
             return true;
         }
-        // Connectivity, over the row runs `label_runs` numbered: a run reached reaches
-        // every run above or below one of its cells.
-        let rows = &self.runs[ROWS];
-        let run_of = &self.run_of[ROWS];
-        self.reached_run.clear();
-        self.reached_run.resize(rows.len(), false);
-        self.stack.clear();
-        for q in [ball - 1, ball + 1, ball - w, ball + w] {
-            if self.free[q] && !self.reached_run[run_of[q] as usize] {
-                self.reached_run[run_of[q] as usize] = true;
-                self.stack.push(run_of[q] as usize);
-            }
+        // Connectivity: the free cells reached from the ball's neighbours, row by row,
+        // each row's reached cells filled to their runs, in sweeps down and up the span
+        // until a sweep reaches nothing new.
+        let reach = &mut self.reach;
+        reach[span.top - 1..=span.bottom + 1].fill(0);
+        let ball_bit = bit(ball_col);
+        // Each row's reached cells are whole runs (sweeps fill what they add).
+        reach[ball_row] = fill(
+            (ball_bit << 1 | ball_bit >> 1) & rows[ball_row],
+            rows[ball_row],
+        );
+        for r in [ball_row - 1, ball_row + 1] {
+            reach[r] = fill(ball_bit & rows[r], rows[r]);
         }
-        let mut reached = 0;
-        while let Some(i) = self.stack.pop() {
-            let run = rows[i];
-            reached += run.len as usize;
-            let first = run.first as usize;
-            for q in (first - w..first - w + run.len as usize)
-                .chain(first + w..first + w + run.len as usize)
-            {
-                if self.free[q] && !self.reached_run[run_of[q] as usize] {
-                    self.reached_run[run_of[q] as usize] = true;
-                    self.stack.push(run_of[q] as usize);
+        let mut changed = true;
+        while changed {
+            changed = false;
+            let down = span.top..=span.bottom;
+            for r in down.clone().chain(down.rev()) {
+                let seeds = reach[r] | ((reach[r - 1] | reach[r + 1]) & rows[r]);
+                if seeds != reach[r] {
+                    reach[r] = fill(seeds, rows[r]);
+                    changed = true;
                 }
             }
         }
-        let cut_off = reached != self.unvisited;
+        let reached: u32 = reach[span.top..=span.bottom]
+            .iter()
+            .map(|r| r.count_ones())
+            .sum();
+        let cut_off = reached as usize != self.unvisited;
         if cut_off {
             self.profile.cut_by_connectivity += 1;
         }

@@ -2,6 +2,7 @@
 //! depth-first expansion of positions (the pruning tests are in `prune`).
 
 use super::super::{Board, Cell, Dir, Plan};
+use super::bits::{bit, Square, MAX_SIDE};
 use super::{Profile, FRONTIER_CAP};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -55,6 +56,9 @@ pub(super) struct Search<'a> {
     pub(super) width: usize,
     /// Open and not yet visited.
     pub(super) free: Vec<bool>,
+    /// The same cells as bit masks: `lines[ROWS][r]` has bit `c` for cell `(r, c)`,
+    /// `lines[COLS][c]` bit `r` (see `bits`).
+    pub(super) lines: [Vec<u64>; 2],
     pub(super) unvisited: usize,
     pub(super) max_moves: usize,
     pub(super) budget_nodes: u64,
@@ -65,13 +69,14 @@ pub(super) struct Search<'a> {
     /// Cells entered by the moves on the current branch, to undo them.
     pub(super) trail: Vec<usize>,
     pub(super) games: Vec<Plan>,
-    /// Scratch for the run test: each free cell's row run and column run, and per run
-    /// its length, whether it needs a move, and a count.
-    pub(super) run_of: [Vec<u32>; 2],
+    /// Scratch for the run test: the runs of each axis; per line of each axis the cells
+    /// of its runs that need a move (`needed[ROWS][r]` columns of row `r`); and their
+    /// transposes, per line the cells on the other axis's needed runs.
     pub(super) runs: [Vec<Run>; 2],
-    /// Connectivity scratch: the row runs reached, and those still to extend.
-    pub(super) reached_run: Vec<bool>,
-    pub(super) stack: Vec<usize>,
+    pub(super) needed: [Square; 2],
+    pub(super) cover: [Square; 2],
+    /// Connectivity scratch: per row, the cells reached from the ball.
+    pub(super) reach: Vec<u64>,
     pub(super) profile: Profile,
     pub(super) frontier: Option<Vec<Plan>>,
     /// The caller's stop test, asked every `STOP_POLL` nodes.
@@ -80,11 +85,10 @@ pub(super) struct Search<'a> {
 
 #[derive(Copy, Clone, Debug, Default)]
 pub(super) struct Run {
-    /// The run's first cell (leftmost or topmost) and its number of cells.
-    pub(super) first: u32,
-    pub(super) len: u32,
-    /// Cells not on a run of the other axis that needs a move.
-    pub(super) uncovered: usize,
+    /// The run's row (a row run) or column (a column run), and its cells as a mask of
+    /// that line.
+    pub(super) line: usize,
+    pub(super) cells: u64,
     pub(super) needs_move: bool,
 }
 
@@ -101,11 +105,18 @@ impl<'a> Search<'a> {
     ) -> Search<'a> {
         let width = board.cols() + 2;
         let height = board.rows() + 2;
+        assert!(
+            width <= MAX_SIDE && height <= MAX_SIDE,
+            "the bounded search takes boards of at most 60 x 60 cells"
+        );
         let mut free = vec![false; width * height];
+        let mut lines = [vec![0; height], vec![0; width]];
         let mut open = 0;
         for cell in board.open_cells() {
-            let p = (cell.row + 1) * width + cell.col + 1;
-            free[p] = true;
+            let (r, c) = (cell.row + 1, cell.col + 1);
+            free[r * width + c] = true;
+            lines[ROWS][r] |= bit(c);
+            lines[COLS][c] |= bit(r);
             open += 1;
         }
         let cells = (width * height) as u64;
@@ -120,10 +131,11 @@ impl<'a> Search<'a> {
             moves: Vec::new(),
             trail: Vec::new(),
             games: Vec::new(),
-            run_of: [vec![0; free.len()], vec![0; free.len()]],
             runs: [Vec::new(), Vec::new()],
-            reached_run: Vec::new(),
-            stack: Vec::new(),
+            needed: [[0; 64]; 2],
+            cover: [[0; 64]; 2],
+            reach: vec![0; height],
+            lines,
             profile: Profile::default(),
             frontier: Some(Vec::new()),
             stop,
@@ -133,6 +145,24 @@ impl<'a> Search<'a> {
 
     pub(super) fn cell(&self, p: usize) -> Cell {
         Cell::new(p / self.width - 1, p % self.width - 1)
+    }
+
+    /// Marks the open cell `p` visited.
+    fn take(&mut self, p: usize) {
+        let (r, c) = (p / self.width, p % self.width);
+        self.free[p] = false;
+        self.lines[ROWS][r] &= !bit(c);
+        self.lines[COLS][c] &= !bit(r);
+        self.unvisited -= 1;
+    }
+
+    /// Marks the visited cell `p` unvisited again.
+    fn give(&mut self, p: usize) {
+        let (r, c) = (p / self.width, p % self.width);
+        self.free[p] = true;
+        self.lines[ROWS][r] |= bit(c);
+        self.lines[COLS][c] |= bit(r);
+        self.unvisited += 1;
     }
 
     fn step(&self, p: usize, dir: Dir) -> usize {
@@ -157,8 +187,7 @@ impl<'a> Search<'a> {
             let s = (start.row + 1) * self.width + start.col + 1;
             assert!(self.free[s], "a start cell is open");
             self.start = s;
-            self.free[s] = false;
-            self.unvisited -= 1;
+            self.take(s);
             // Replay the moves (legal by the caller's contract: each enters a cell).
             let mut ball = s;
             for &dir in &position.moves {
@@ -170,12 +199,10 @@ impl<'a> Search<'a> {
             let next = position.moves.last().map(|&dir| Axis::of(dir).other());
             let result = self.expand(ball, next, whole);
             self.moves.clear();
-            for p in self.trail.drain(..) {
-                self.free[p] = true;
-                self.unvisited += 1;
+            while let Some(p) = self.trail.pop() {
+                self.give(p);
             }
-            self.free[s] = true;
-            self.unvisited += 1;
+            self.give(s);
             result?;
         }
         Ok(())
@@ -190,8 +217,7 @@ impl<'a> Search<'a> {
             if !self.free[ahead] {
                 return at;
             }
-            self.free[ahead] = false;
-            self.unvisited -= 1;
+            self.take(ahead);
             self.trail.push(ahead);
             at = ahead;
         }
@@ -248,17 +274,16 @@ impl<'a> Search<'a> {
             }
             let mark = self.trail.len();
             let at = self.roll(ball, dir);
-            let entered = self.trail.len() - mark;
-            if entered == 0 {
+            if self.trail.len() == mark {
                 continue;
             }
             self.moves.push(dir);
             let result = self.expand(at, Some(Axis::of(dir).other()), span);
             self.moves.pop();
-            for p in self.trail.drain(mark..) {
-                self.free[p] = true;
+            while self.trail.len() > mark {
+                let p = self.trail.pop().expect("a cell entered by this move");
+                self.give(p);
             }
-            self.unvisited += entered;
             result?;
         }
         Ok(())
@@ -267,19 +292,17 @@ impl<'a> Search<'a> {
     /// The smallest rectangle inside `span` that still holds every free cell (there is
     /// at least one).
     fn shrink(&self, mut span: Span) -> Span {
-        let w = self.width;
-        let row_free = |r: usize, s: &Span| (s.left..=s.right).any(|c| self.free[r * w + c]);
-        let col_free = |c: usize, s: &Span| (s.top..=s.bottom).any(|r| self.free[r * w + c]);
-        while !row_free(span.top, &span) {
+        let [rows, cols] = &self.lines;
+        while rows[span.top] == 0 {
             span.top += 1;
         }
-        while !row_free(span.bottom, &span) {
+        while rows[span.bottom] == 0 {
             span.bottom -= 1;
         }
-        while !col_free(span.left, &span) {
+        while cols[span.left] == 0 {
             span.left += 1;
         }
-        while !col_free(span.right, &span) {
+        while cols[span.right] == 0 {
             span.right -= 1;
         }
         span
