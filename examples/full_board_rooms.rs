@@ -282,6 +282,15 @@ fn decide(bin: &str, map: &Map, budget: f64) -> Run {
     }
 }
 
+const USAGE: &str = "usage: full_board_rooms [--bin target/release/gridsat] [--budget 10] \
+[--target S] [--seeds 3] [--each] [--write DIR] [--only FAMILY]";
+
+/// The usage line after `problem`, and exit status 2.
+fn usage(problem: &str) -> ! {
+    eprintln!("full_board_rooms: {problem}\n{USAGE}");
+    std::process::exit(2)
+}
+
 fn main() {
     let mut bin = "target/release/gridsat".to_string();
     let mut budget = 10.0f64;
@@ -292,16 +301,34 @@ fn main() {
     let mut only = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        let mut value = |name: &str| args.next().unwrap_or_else(|| panic!("{name} VALUE"));
+        let mut value = |name: &str| {
+            args.next()
+                .unwrap_or_else(|| usage(&format!("{name} needs a value")))
+        };
+        let number = |name: &str, text: String| {
+            text.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v > 0.0)
+                .unwrap_or_else(|| usage(&format!("{name} {text}: not a positive number")))
+        };
         match arg.as_str() {
             "--bin" => bin = value("--bin"),
-            "--budget" => budget = value("--budget").parse().expect("--budget SECONDS"),
-            "--target" => target = Some(value("--target").parse().expect("--target SECONDS")),
-            "--seeds" => seeds = value("--seeds").parse().expect("--seeds N"),
+            "--budget" => budget = number("--budget", value("--budget")),
+            "--target" => target = Some(number("--target", value("--target"))),
+            "--seeds" => {
+                let text = value("--seeds");
+                seeds = text
+                    .parse()
+                    .unwrap_or_else(|_| usage(&format!("--seeds {text}: not a count")))
+            }
             "--write" => write = Some(value("--write")),
             "--only" => only = Some(value("--only")),
             "--each" => each = true,
-            other => panic!("unknown argument {other}"),
+            "--help" | "-h" => {
+                println!("{USAGE}");
+                return;
+            }
+            other => usage(&format!("unknown argument {other}")),
         }
     }
     let target: f64 = target.unwrap_or(budget);
