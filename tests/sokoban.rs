@@ -380,9 +380,9 @@ fn timeouts_are_finite_positive_seconds_and_end_in_a_bound() {
     assert!((1..=33).contains(&bound), "{out}");
 }
 
-/// An open room too large for A* whose first SAT horizon is not refuted in time: the
-/// report names what each search did and proves no bound, and says so ("fewer than 0
-/// pushes" proved nothing).
+/// An open room too large for A*, with half a second: the report names what each search
+/// did, and either the bound the SAT search proved or that none was proven ("fewer than
+/// 0 pushes" would prove nothing).
 #[test]
 fn a_run_that_proves_no_bound_says_so() {
     let n = 200;
@@ -411,5 +411,13 @@ fn a_run_that_proves_no_bound_says_so() {
     assert_eq!(status, 4, "{out}");
     assert!(out.contains("astar: the level has more than"), "{out}");
     assert!(out.contains("sat: time limit"), "{out}");
-    assert!(out.trim_end().ends_with("no lower bound proven"), "{out}");
+    // Within 0.5 s the SAT search may or may not refute its first horizon (the lone
+    // box's 160 pushes), depending on the machine: either the bound or none, never 0.
+    let end = out.trim_end();
+    assert!(
+        end.ends_with("no lower bound proven")
+            || end.ends_with("no plan with fewer than 160 pushes"),
+        "{out}"
+    );
+    assert!(!out.contains("fewer than 0"), "{out}");
 }
