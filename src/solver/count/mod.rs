@@ -131,6 +131,15 @@ impl<'a> Engine<'a> {
     }
 
     /// Stops when the search meets the give-up rule.
+    /// Decides, in each sub-problem, the variable in the most clauses not yet satisfied
+    /// instead of following the fixed order (gates, then the projection). Counts are the
+    /// same; the fixed order suits row-major grids (the cache becomes a dynamic program
+    /// over rows), the dynamic one formulas without such structure (random CNFs).
+    pub fn dynamic_order(mut self, dynamic: bool) -> Engine<'a> {
+        self.limits.dynamic_order = dynamic;
+        self
+    }
+
     pub fn give_up(mut self, rule: GiveUp) -> Engine<'a> {
         self.limits.give_up = Some(rule);
         self

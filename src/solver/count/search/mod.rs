@@ -66,6 +66,7 @@ use components::{Component, Components, Key};
 use gates::gate_order;
 use gridsat_encodings::cnf::{Cardinality, Cnf, Lit, Var};
 use propagate::Formula;
+use std::cmp::Reverse;
 
 /// Counters a caller may print to see what the search did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -146,6 +147,9 @@ pub(super) struct Limits {
     pub steps: Option<u64>,
     /// The bound on the cache's memory (`None`: `cache::DEFAULT_CACHE_BYTES`).
     pub cache_bytes: Option<usize>,
+    /// Decide, in each sub-problem, the variable in the most clauses not yet satisfied,
+    /// instead of the first in the fixed order (see `Engine::dynamic_order`).
+    pub dynamic_order: bool,
 }
 
 /// What `Search::run` found: the count, and the DAG to list solutions from.
@@ -535,11 +539,24 @@ impl<const NATIVE: bool> Search<NATIVE> {
         gap: u32,
         since: u32,
     ) -> (Count, NodeId) {
-        let Some(position) = (from..vars.len())
+        let undecided = (from..vars.len())
             .take_while(|&i| self.rank[vars[i] as usize] != NO_RANK)
-            .find(|&i| !self.formula.is_assigned(vars[i]))
-        else {
+            .filter(|&i| !self.formula.is_assigned(vars[i]));
+        let chosen = if self.limits.dynamic_order {
+            // The most occurrences first; on a tie, the first in the order.
+            undecided.max_by_key(|&i| (self.formula.open_occurrences(vars[i]), Reverse(i)))
+        } else {
+            undecided.min()
+        };
+        let Some(position) = chosen else {
             return self.witness(vars);
+        };
+        // In the fixed order every variable before the one decided is assigned, so the
+        // sub-problems look from the next; in the dynamic order from the start.
+        let next = if self.limits.dynamic_order {
+            from
+        } else {
+            position + 1
         };
         if self.step() {
             return (Count::ZERO, FALSE);
@@ -562,12 +579,12 @@ impl<const NATIVE: bool> Search<NATIVE> {
                 (Count::ZERO, FALSE)
             } else if self.cache_decisions {
                 let child_key = self.components.child_key(&self.formula, key, mark);
-                self.residual(vars, position + 1, child_key, gap, since + 1)
+                self.residual(vars, next, child_key, gap, since + 1)
             } else if since + 1 >= gap {
                 self.split(vars, gap)
             } else {
                 // No key: nothing below is cached until the next analysis.
-                self.branch(vars, position + 1, key, gap, since + 1)
+                self.branch(vars, next, key, gap, since + 1)
             };
             let lits = if child == FALSE {
                 0..0

@@ -314,6 +314,23 @@ impl<const NATIVE: bool> Formula<NATIVE> {
         true
     }
 
+    /// The clauses of `var` that no assignment satisfies yet (binary ones whose other
+    /// literal is unassigned, long ones with no true literal), plus its native
+    /// constraints: how much deciding it may simplify.
+    pub fn open_occurrences(&self, var: u32) -> usize {
+        let var = var as usize;
+        let binary = self.partners[var]
+            .iter()
+            .filter(|other| self.value[other.code()] == 0)
+            .count();
+        let long = self.long_by_var[var]
+            .iter()
+            .filter(|&&id| !self.is_satisfied(id))
+            .count();
+        let native = self.card_by_var.get(var).map_or(0, Vec::len);
+        binary + long + native
+    }
+
     /// Whether some literal of long clause `id` is true.
     pub fn is_satisfied(&self, id: u32) -> bool {
         self.long_clause(id)

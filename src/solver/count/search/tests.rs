@@ -134,12 +134,17 @@ fn caching_only_at_analyses_counts_and_lists_exactly() {
     for round in 0..300 {
         let cnf = random_cnf(&mut next);
         let expected = brute_force(&cnf);
-        for cache_decisions in [true, false] {
-            let mut search = Search::<false>::new(&cnf, true, Limits::default());
+        for (cache_decisions, dynamic_order) in [(true, false), (false, false), (true, true)] {
+            let limits = Limits {
+                dynamic_order,
+                ..Limits::default()
+            };
+            let mut search = Search::<false>::new(&cnf, true, limits);
             search.cache_decisions = cache_decisions;
             let (count, seen) = listed(&cnf, search);
-            assert_eq!(count, expected.len() as u128, "round {round}");
-            assert_eq!(seen, expected, "round {round}, keys {cache_decisions}");
+            let what = format!("round {round}, keys {cache_decisions}, dynamic {dynamic_order}");
+            assert_eq!(count, expected.len() as u128, "{what}");
+            assert_eq!(seen, expected, "{what}");
         }
     }
 }
@@ -210,6 +215,10 @@ fn a_search_stopped_at_any_step_proves_a_lower_bound() {
         for cache_decisions in [true, false] {
             let what = format!("round {round}, keys {cache_decisions}");
             let (s, p) = stopped_at_every_step(exact, &what, |limits| {
+                let limits = Limits {
+                    dynamic_order: round % 3 == 0,
+                    ..limits
+                };
                 let mut search = Search::<false>::new(&cnf, round % 2 == 0, limits);
                 search.cache_decisions = cache_decisions;
                 search
@@ -493,8 +502,13 @@ fn native_cardinality_constraints_count_and_list_exactly() {
         for formula in [&native, &plain] {
             for cache_decisions in [true, false] {
                 let natively = !formula.cnf.cardinalities().is_empty();
+                // Native constraints also under the dynamic order, in every other round.
+                let limits = Limits {
+                    dynamic_order: natively && round % 2 == 1,
+                    ..Limits::default()
+                };
                 let (count, seen) = if natively {
-                    let mut search = Search::<true>::new(&formula.cnf, true, Limits::default());
+                    let mut search = Search::<true>::new(&formula.cnf, true, limits);
                     search.cache_decisions = cache_decisions;
                     listed(&formula.cnf, search)
                 } else {
