@@ -71,6 +71,18 @@ pub struct QuickStats {
     pub expanded: usize,
     /// Cells of the feature space met.
     pub cells: usize,
+    /// Children dropped as freeze deadlocks, without a finite matching, or by `below`.
+    pub frozen: usize,
+    pub unmatched: usize,
+    pub above: usize,
+    /// Children that were positions already stored.
+    pub again: usize,
+    /// Expansions the corral pruning dropped (a dead corral) or cut to one corral.
+    pub dead_corrals: usize,
+    pub corral_cuts: usize,
+    /// Expansions where the packing advisor had a move, and where it had none.
+    pub advised: usize,
+    pub unadvised: usize,
 }
 
 /// How the quick search ended: a plan, or why there is none.
@@ -107,7 +119,7 @@ type Queue = BinaryHeap<Reverse<(u32, u32, u32)>>;
 
 /// Searches `level` for any plan; see the module comment.
 pub fn search(level: &Level, limits: &Limits, options: Options) -> (Found, QuickStats) {
-    let mut stats = QuickStats::default();
+    let stats = QuickStats::default();
     let n = level.num_cells();
     if n > MAX_CELLS {
         let reason = format!("the level has more than {MAX_CELLS} squares");
@@ -120,9 +132,12 @@ pub fn search(level: &Level, limits: &Limits, options: Options) -> (Found, Quick
     let order = PackingOrder::new(level);
     let mut search = Search::new(level, &analysis, &order, options);
     let found = search.run(limits);
-    stats.stored = search.store.len();
-    stats.expanded = search.expanded;
-    stats.cells = search.cells.len();
+    let stats = QuickStats {
+        stored: search.store.len(),
+        expanded: search.expanded,
+        cells: search.cells.len(),
+        ..search.stats
+    };
     (found, stats)
 }
 
@@ -148,6 +163,8 @@ struct Search<'a> {
     cell_of: HashMap<Cell, usize>,
     cells: Vec<Queue>,
     expanded: usize,
+    /// What pruned the children, and how often the packing advisor had a move.
+    stats: QuickStats,
     // Scratch.
     occupied: Vec<bool>,
     box_list: Vec<usize>,
@@ -196,6 +213,7 @@ impl<'a> Search<'a> {
             cell_of: HashMap::new(),
             cells: Vec::new(),
             expanded: 0,
+            stats: QuickStats::default(),
             occupied: vec![false; n],
             box_list: Vec::new(),
             packed: Vec::new(),
@@ -291,12 +309,17 @@ impl<'a> Search<'a> {
             self.boxes_equal_goals,
         );
         if pruning == Pruning::Dead {
+            self.stats.dead_corrals += 1;
             return None;
         }
         let only_corral = pruning == Pruning::Corral;
+        self.stats.corral_cuts += usize::from(only_corral);
         let mut children: Vec<(usize, Child)> = Vec::new();
         if let Some(advice) = self.packing_advice(player) {
+            self.stats.advised += 1;
             children.push(advice);
+        } else {
+            self.stats.unadvised += 1;
         }
         let box_list = std::mem::take(&mut self.box_list);
         for (k, &from) in box_list.iter().enumerate() {
@@ -392,19 +415,26 @@ impl<'a> Search<'a> {
         self.occupied[to] = true;
         let result = (|| {
             if self.freeze.deadlocked(&self.occupied, to) {
+                self.stats.frozen += 1;
                 return None;
             }
             let smallest = self.child_flood.fill(level, &self.occupied, at);
             let moved = pushes.len() as u32;
-            let h = self
+            let Some(h) = self
                 .heuristic
-                .child_after(k, to, smallest, &self.box_list, moved)?;
+                .child_after(k, to, smallest, &self.box_list, moved)
+            else {
+                self.stats.unmatched += 1;
+                return None;
+            };
             let child_g = g + moved;
             if self.options.below.is_some_and(|b| child_g + h >= b) {
+                self.stats.above += 1;
                 return None;
             }
             pack(&self.occupied, &mut self.packed);
             let (j, new) = self.store.find_or_insert(&self.packed, smallest as u16);
+            self.stats.again += usize::from(!new);
             if new {
                 self.g_of.push(child_g);
                 self.weight.push(u32::MAX);

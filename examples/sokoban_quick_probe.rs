@@ -1,0 +1,53 @@
+//! Runs the quick search alone (no A* beside it) on some levels of a file, with a time
+//! limit per level, and prints what it did: the plan's pushes or why there is none, and
+//! its counters (positions, expansions, what pruned the children, how often the packing
+//! advisor had a move). For finding out why the quick search fails on a level.
+//!
+//! Usage: `target/release/examples/sokoban_quick_probe LEVELS.xsb SECONDS N...`, with the
+//! environment variables `QUICK_PATH_STATES` and `QUICK_CANDIDATES` for the options.
+
+use gridsat::limits::Budget;
+use gridsat::sokoban::parse::{parse_levels, LevelFormat};
+use gridsat::sokoban::search::quick::{self, Options};
+use gridsat::sokoban::Limits;
+use std::time::{Duration, Instant};
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [file, seconds, levels @ ..] = args.as_slice() else {
+        anyhow::bail!("usage: sokoban_quick_probe LEVELS.xsb SECONDS N...");
+    };
+    let text = std::fs::read_to_string(file)?;
+    let seconds: f64 = seconds.parse()?;
+    for n in levels {
+        let n: usize = n.parse()?;
+        let entry = parse_levels(&text, LevelFormat::Auto, Some(n))?.remove(0);
+        let limits = Limits {
+            budget: Budget::starting_now(Some(Duration::from_secs_f64(seconds))),
+            ..Limits::default()
+        };
+        let started = Instant::now();
+        let options = Options {
+            box_path_states: knob("QUICK_PATH_STATES")
+                .unwrap_or(Options::default().box_path_states),
+            packing_candidates: knob("QUICK_CANDIDATES")
+                .unwrap_or(Options::default().packing_candidates),
+            ..Options::default()
+        };
+        let (found, stats) = quick::search(&entry.level, &limits, options);
+        let outcome = match found {
+            Ok(plan) => format!("plan of {} pushes", plan.len()),
+            Err(why) => why,
+        };
+        println!(
+            "level {n}: {outcome} after {:.2} s; {stats:?}",
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// An option of the quick search from the environment, to compare settings.
+fn knob(name: &str) -> Option<usize> {
+    std::env::var(name).ok()?.parse().ok()
+}
