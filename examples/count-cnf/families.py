@@ -3,10 +3,11 @@
 
     python3 -m pip install --user pyganak          # Ganak's Python bindings (PyPI)
     cargo build --release --bins
-    python3 examples/count-cnf/families.py [--timeout S] [--seed N] [--only FAMILY] [--keep DIR]
+    python3 examples/count-cnf/families.py [--timeout S] [--seed N] [--order fixed|dynamic]
+        [--only FAMILY] [--keep DIR]
 
 Writes each formula as a DIMACS file (in a temporary folder, or DIR with --keep), counts
-it with `target/release/gridsat count-cnf FILE --timeout S` and with Ganak
+it with `target/release/gridsat count-cnf FILE --order ORDER --timeout S` and with Ganak
 (`examples/count-cnf/ganak.py FILE`, killed after S seconds), and prints one Markdown row
 per formula (both counts, both CPU times, their ratio) and one row per family (the
 median ratio over the formulas both finished, and how many each finished). A count on
@@ -125,8 +126,9 @@ def timed(argv, timeout):
     return text, cpu, finished
 
 
-def gridsat_count(path, timeout):
-    text, cpu, finished = timed([GRIDSAT, "count-cnf", path, "--timeout", str(timeout)], timeout + 5)
+def gridsat_count(path, timeout, order):
+    argv = [GRIDSAT, "count-cnf", path, "--order", order, "--timeout", str(timeout)]
+    text, cpu, finished = timed(argv, timeout + 5)
     # `count-cnf` prints the count when it finished, `at least N` when it stopped.
     words = text.split()
     count = int(words[0]) if finished and len(words) == 1 and words[0].isdigit() else None
@@ -143,6 +145,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per run (30)")
     parser.add_argument("--seed", type=int, default=18, help="seed of the random formulas (18)")
+    parser.add_argument("--order", choices=["fixed", "dynamic"], default="fixed",
+                        help="gridsat's decision order (count-cnf --order; fixed)")
     parser.add_argument("--only", help="run only the families whose name contains this")
     parser.add_argument("--keep", help="write the formulas into this folder and keep them")
     args = parser.parse_args()
@@ -153,14 +157,14 @@ def main():
     os.makedirs(folder, exist_ok=True)
     disagreements = 0
     by_family = {}
-    print(f"timeout {args.timeout} s per run, seed {args.seed}")
+    print(f"timeout {args.timeout} s per run, seed {args.seed}, gridsat --order {args.order}")
     print()
     print("| family | formula | count | gridsat CPU s | Ganak CPU s | gridsat / Ganak |")
     print("|---|---|---:|---:|---:|---:|")
     for family, name, path in families(rng, folder):
         if args.only and args.only not in family:
             continue
-        ours, our_cpu = gridsat_count(path, args.timeout)
+        ours, our_cpu = gridsat_count(path, args.timeout, args.order)
         theirs, their_cpu = ganak_count(path, args.timeout)
         if ours is not None and theirs is not None and ours != theirs:
             disagreements += 1
