@@ -76,7 +76,9 @@ pub fn plan_formula(
         None => {
             let analysis = Analysis::new(level);
             let mut encoding = PlanEncoding::with_pruning(level, &analysis, pruning);
-            encoding.extend_to(horizon);
+            if !encoding.extend_within(horizon, limits.max_clauses, || false) {
+                return Err(too_large(horizon, limits));
+            }
             let asked = encoding.horizon(horizon);
             Ok(PlanFormula {
                 cnf: standalone(&encoding, asked),
@@ -86,6 +88,15 @@ pub fn plan_formula(
             })
         }
     }
+}
+
+/// The refusal of a formula past `--max-clauses`, before it fills the memory.
+fn too_large(horizon: usize, limits: &Limits) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the formula of plans of {horizon} pushes has more than {} clauses (--max-clauses); \
+         ask for a shorter --horizon or raise --max-clauses",
+        limits.max_clauses
+    )
 }
 
 fn refine(
@@ -98,7 +109,12 @@ fn refine(
     let analysis = Analysis::new(level);
     let encoding = PlanEncoding::with_pruning(level, &analysis, pruning);
     let mut search = Search::new(encoding, limits, trace);
-    search.encoding.extend_to(horizon);
+    if !search
+        .encoding
+        .extend_within(horizon, limits.max_clauses, || false)
+    {
+        return Err(too_large(horizon, limits));
+    }
     let asked = search.encoding.horizon(horizon);
     let mut plans = 0;
     let stopped = loop {

@@ -328,7 +328,19 @@ pub fn solve_with(
                 no_plan_below: horizon,
             });
         }
-        search.encoding.extend_to(horizon);
+        if !search
+            .encoding
+            .extend_within(horizon, limits.max_clauses, || limits.expired())
+        {
+            let reason = match limits.expired() {
+                true => "time limit".to_string(),
+                false => format!("size limit ({} clauses)", limits.max_clauses),
+            };
+            return Ok(Outcome::GaveUp {
+                reason,
+                no_plan_below: horizon,
+            });
+        }
         let h = search.encoding.horizon(horizon);
         progress(Progress::Size(search.size(horizon)));
         let answer = search.real_plan(h, true, limits)?;

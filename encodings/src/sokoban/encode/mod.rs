@@ -104,6 +104,25 @@ impl<'a> PlanEncoding<'a> {
         }
     }
 
+    /// `extend_to`, a step at a time, stopping once the formula holds more than
+    /// `max_clauses` clauses or `stop()` says so: true when it reached `horizon`. A
+    /// large level's steps are large (a 100 x 100 room: half a million clauses each), so
+    /// the bound is checked as the formula grows, not only before.
+    pub fn extend_within(
+        &mut self,
+        horizon: usize,
+        max_clauses: usize,
+        stop: impl Fn() -> bool,
+    ) -> bool {
+        while self.timeline.steps() < horizon {
+            if self.cnf.num_clauses() > max_clauses || stop() {
+                return false;
+            }
+            self.add_step();
+        }
+        self.cnf.num_clauses() <= max_clauses
+    }
+
     /// Step `t`: its own rules, the loop clauses learned so far, and the optional
     /// orders of the steps just before it (which need this step's `reach`).
     fn add_step(&mut self) {
