@@ -320,3 +320,36 @@ fn open_rooms_of_the_largest_size_are_decided() {
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     assert!(stdout(&output).starts_with("map at line 1: no solution (an exhaustive search"));
 }
+
+/// A path that exists but is no map file gets the reader's own message, not the course's
+/// "File not found."; no name at all on standard input is said so.
+#[test]
+fn a_directory_a_device_and_an_empty_name_are_named_as_such() {
+    let dir = examples();
+    for (path, says) in [
+        (
+            dir.display().to_string(),
+            "is a directory, not a puzzle file",
+        ),
+        (
+            "/dev/zero".to_string(),
+            "cannot read: more than 67108864 bytes",
+        ),
+    ] {
+        let out = run(&[&path], "");
+        assert_eq!(out.status.code(), Some(2), "{path}");
+        assert_eq!(stdout(&out), "", "{path}");
+        assert!(
+            common::stderr(&out).contains(says),
+            "{path}: {}",
+            common::stderr(&out)
+        );
+    }
+    let out = run(&[], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        common::stderr(&out).contains("standard input: no map file named"),
+        "{}",
+        common::stderr(&out)
+    );
+}

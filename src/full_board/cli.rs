@@ -143,8 +143,9 @@ pub fn run_to(args: &Args, mut out: impl Write) -> anyhow::Result<Exit> {
     };
     let format = args.output.format;
     format.require("full-board", &[Format::Text, Format::Json, Format::Svg])?;
-    if format == Format::Text && !path.is_file() {
-        // The course's answer for a missing file.
+    if format == Format::Text && !path.exists() {
+        // The course's answer for a missing file (a directory or a device that exists
+        // gets the reader's own message instead).
         write!(out, "File not found.\nComplete\n")?;
         out.flush()?;
         eprintln!("gridsat: {}: no such file", path.display());
@@ -279,6 +280,12 @@ fn file_name_from_stdin() -> anyhow::Result<PathBuf> {
     }
     let name = String::from_utf8(line)
         .map_err(|_| anyhow::anyhow!("standard input: the map file's name is not UTF-8"))?;
+    if name.is_empty() {
+        anyhow::bail!(
+            "standard input: no map file named (the first line is empty); give the file \
+             as an argument or on standard input"
+        );
+    }
     Ok(PathBuf::from(name))
 }
 
