@@ -259,3 +259,24 @@ fn both_decision_orders_count_alike() {
     };
     assert_eq!(sorted(&fixed), sorted(&list("dynamic")));
 }
+
+/// Characters a terminal does not show are named, escaped, with their code point.
+#[test]
+fn invisible_characters_are_named_in_errors() {
+    let (out, path) = run("p cnf 2 1\n1 \u{0}2 0\n", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = common::stderr(&out);
+    assert!(
+        err.contains(&format!("{path}:2: expected a literal")),
+        "{err}"
+    );
+    assert!(err.contains("found '\\0' (U+0000) in '\\02'"), "{err}");
+    assert!(!err.contains('\u{0}'), "{err:?}");
+    // A no-break space before Battleship's first word (the grammar skips it as a blank
+    // and would otherwise say "unexpected 'board'").
+    let file = common::write_temp("\u{a0}board 10 10\n");
+    let out = common::gridsat(&["battleship", file.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = common::stderr(&out);
+    assert!(err.contains(":1: unexpected '\\u{a0}' (U+00A0)"), "{err}");
+}

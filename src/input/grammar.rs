@@ -9,7 +9,7 @@
 //! outside the grid, a label used twice) fail with a whole message through `fail_at`,
 //! at the span they are about.
 
-use super::ParseError;
+use super::{is_invisible, visible, ParseError};
 use nom::character::complete::{digit1, multispace0, space0};
 use nom::error::{ContextError, ErrorKind, FromExternalError};
 use nom::sequence::preceded;
@@ -83,6 +83,13 @@ fn found_at(at: Span<'_>, text: &str) -> (String, usize) {
         return ("the end of the line".to_string(), line);
     }
     let skipped = rest.len() - rest.trim_start().len();
+    // A blank the user cannot see (a no-break space, say) is the thing to name.
+    if let Some((at, c)) = rest[..skipped]
+        .char_indices()
+        .find(|&(_, c)| !matches!(c, ' ' | '\t' | '\n' | '\r'))
+    {
+        return (visible(c), line + rest[..at].matches('\n').count());
+    }
     let word: String = rest[skipped..]
         .chars()
         .take_while(|c| !c.is_whitespace())
@@ -93,7 +100,13 @@ fn found_at(at: Span<'_>, text: &str) -> (String, usize) {
         return ("the end of the file".to_string(), last.min(line));
     }
     let newlines = rest[..skipped].matches('\n').count();
-    (format!("'{word}'"), line + newlines)
+    match word.chars().find(|&c| is_invisible(c)) {
+        Some(c) => (
+            format!("{} in '{}'", visible(c), word.escape_debug()),
+            line + newlines,
+        ),
+        None => (format!("'{word}'"), line + newlines),
+    }
 }
 
 impl<'a> nom::error::ParseError<Span<'a>> for GrammarError<'a> {

@@ -126,14 +126,20 @@ pub fn decode_text(path: &Path, mut bytes: Vec<u8>) -> Result<String, InputError
 pub fn visible(c: char) -> String {
     if c == ' ' {
         "' ' (space)".to_string()
-    } else if c.is_control()
-        || c.is_whitespace()
-        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{feff}')
-    {
+    } else if is_invisible(c) {
         format!("{:?} (U+{:04X})", c, c as u32)
     } else {
         format!("'{c}'")
     }
+}
+
+/// A character a terminal shows as nothing or as a plain blank: controls, blanks other
+/// than the space, zero-width characters and the byte-order mark.
+pub fn is_invisible(c: char) -> bool {
+    c != ' '
+        && (c.is_control()
+            || c.is_whitespace()
+            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}'))
 }
 
 /// 64 MiB: far beyond any real puzzle, small enough to hold in memory safely.
