@@ -18,7 +18,7 @@
 
 use crate::input::grammar::{expecting, fail_at, hinting, number, number_on_line, parse_all, word};
 use crate::input::grammar::{GrammarError, Parsed, Span};
-use crate::input::ParseError;
+use crate::input::{is_invisible, visible, ParseError};
 use gridsat_encodings::grid::Cell;
 use gridsat_encodings::star_battle::{Puzzle, Zone};
 use nom::branch::alt;
@@ -247,6 +247,16 @@ fn check_label<'a>(label: char, at: Span<'a>) -> Result<(), nom::Err<GrammarErro
             "'@' cannot be a zone label: it is how a star is printed",
         ));
     }
+    if is_invisible(label) {
+        // A zero-width space pasted into a row would otherwise be a zone of its own.
+        return Err(fail_at(
+            at,
+            format!(
+                "{} cannot be a zone label: it does not show on the page",
+                visible(label)
+            ),
+        ));
+    }
     Ok(())
 }
 
@@ -335,6 +345,10 @@ fn letter_grid(input: Span<'_>, star_line: StarLine) -> Parsed<'_, ParsedPuzzle>
                     .map(move |(k, c)| (c, nom::Input::take_from(w, k)))
             })
             .collect();
+        // Labels first: an invisible one also makes the row look a letter too long.
+        for &(label, span) in &cells {
+            check_label(label, span)?;
+        }
         let letters: Vec<char> = cells.iter().map(|&(c, _)| c).collect();
         if let Some(first) = grid.first() {
             if letters.len() != first.len() {
@@ -349,9 +363,6 @@ fn letter_grid(input: Span<'_>, star_line: StarLine) -> Parsed<'_, ParsedPuzzle>
             }
         } else {
             first_line = at.location_line();
-        }
-        for &(label, span) in &cells {
-            check_label(label, span)?;
         }
         check_size(grid.len() + 1, letters.len(), at)?;
         grid.push(letters);
@@ -434,6 +445,18 @@ mod tests {
         assert_eq!(e.line, 1);
         assert!(e.message.contains("mixes the word 'size'"), "{}", e.message);
         assert!(e.message.contains("ROWS COLS"), "{}", e.message);
+    }
+
+    #[test]
+    fn an_invisible_label_is_refused_where_it_stands() {
+        let e = err("aab\na\u{200b}bb\nccb\n");
+        assert_eq!(e.line, 2);
+        assert!(
+            e.message
+                .contains("'\\u{200b}' (U+200B) cannot be a zone label"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
