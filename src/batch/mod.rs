@@ -60,7 +60,7 @@ pub struct Args {
     pub paths: Vec<PathBuf>,
 
     /// Worker threads [default: the number of cores].
-    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, short, value_name = "N", value_parser = crate::cli::numbers::positive_u64)]
     pub jobs: Option<u64>,
 
     /// The puzzle of every file, instead of telling it from each file.

@@ -63,7 +63,7 @@ pub struct BenchArgs {
 
     /// Fresh runs per choice and case: the tables give the median, least and greatest.
     #[arg(long, value_name = "N", default_value_t = 5, alias = "repeat",
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = crate::cli::numbers::positive_u32)]
     pub runs: u32,
 
     /// Output format.

@@ -97,7 +97,7 @@ pub struct ModeArgs {
     pub repair: bool,
 
     /// With --all or --count: stop after N solutions (the count is then "at least N").
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = crate::cli::numbers::positive_u64)]
     pub limit: Option<u64>,
 }
 

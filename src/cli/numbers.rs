@@ -10,6 +10,17 @@ pub fn positive(text: &str) -> Result<usize, String> {
     at_least(text, 1)
 }
 
+/// `positive`, as a `u64` (`--limit N`, `--jobs N`).
+pub fn positive_u64(text: &str) -> Result<u64, String> {
+    positive(text).map(|n| n as u64)
+}
+
+/// `positive`, as a `u32` (`--runs N`).
+pub fn positive_u32(text: &str) -> Result<u32, String> {
+    let n = positive(text)?;
+    u32::try_from(n).map_err(|_| format!("'{text}' is too large (at most {})", u32::MAX))
+}
+
 /// A whole number, 0 allowed (a cap, a number of steps).
 pub fn count(text: &str) -> Result<usize, String> {
     at_least(text, 0)
@@ -73,5 +84,11 @@ mod tests {
         assert!(positive("99999999999999999999999")
             .unwrap_err()
             .contains("too large"));
+        assert_eq!(positive_u64("7"), Ok(7u64));
+        assert_eq!(positive_u32("4294967295"), Ok(u32::MAX));
+        assert!(positive_u32("4294967296")
+            .unwrap_err()
+            .contains("too large"));
+        assert!(positive_u64("-2").unwrap_err().contains("not negative"));
     }
 }

@@ -54,7 +54,7 @@ pub struct Args {
     pub input: Option<PathBuf>,
 
     /// Answer only map N of the file (1-based, in file order); default every map.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::cli::numbers::positive)]
     pub map: Option<usize>,
 
     #[command(flatten)]
