@@ -542,20 +542,7 @@ mod tests {
             grid[br][bc] = '*';
             let rows: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
             let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-            let grid: Vec<Vec<crate::sokoban::Square>> = rows
-                .iter()
-                .map(|row| {
-                    row.chars()
-                        .map(|c| crate::sokoban::Square {
-                            wall: c == '#',
-                            goal: matches!(c, '.' | '*' | '+'),
-                            boxed: matches!(c, '$' | '*'),
-                            player: matches!(c, '@' | '+'),
-                        })
-                        .collect()
-                })
-                .collect();
-            let Ok(level) = Level::new(&grid) else {
+            let Ok(level) = try_xsb(&rows) else {
                 continue;
             };
             assert_eq!(sides(&level), sides_by_flood(&level), "{rows:?}");
@@ -565,6 +552,10 @@ mod tests {
     }
 
     fn xsb(rows: &[&str]) -> Level {
+        try_xsb(rows).unwrap()
+    }
+
+    fn try_xsb(rows: &[&str]) -> Result<Level, crate::sokoban::LevelError> {
         let grid: Vec<Vec<crate::sokoban::Square>> = rows
             .iter()
             .map(|row| {
@@ -578,7 +569,7 @@ mod tests {
                     .collect()
             })
             .collect();
-        Level::new(&grid).unwrap()
+        Level::new(&grid)
     }
 
     #[test]
