@@ -109,7 +109,12 @@ pub fn run_to(args: &Args, mut out: impl Write) -> anyhow::Result<Exit> {
     if args.output.stats {
         print_stats(&cnf, &stats, complete);
     }
-    Ok(if complete { Exit::Solved } else { Exit::GaveUp })
+    // As for every command: no model is "no solution" (1), like a puzzle's count of 0.
+    Ok(match (complete, count.is_zero()) {
+        (false, _) => Exit::GaveUp,
+        (true, true) => Exit::NoAnswer,
+        (true, false) => Exit::Solved,
+    })
 }
 
 /// Every solution, checked against the formula, one line (or one JSON array, inside the

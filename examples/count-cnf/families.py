@@ -117,7 +117,8 @@ def timed(argv, timeout):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
-        finished = done.returncode == 0
+        # gridsat count-cnf exits 1 on a count of 0 (no model), as on a puzzle without one.
+        finished = done.returncode in (0, 1)
         text = done.stdout
     except subprocess.TimeoutExpired:
         finished, text = False, ""
