@@ -67,7 +67,7 @@ pub fn pushable(level: &Level, cell: usize, dir: Dir) -> Option<usize> {
 /// named by the first direction (in `Dir::ALL` order) whose neighbour lies in it.
 ///
 /// Linear in the level's size (a flood per cell would be quadratic: a 200 x 200 room
-/// took minutes): one depth-first search with low links (Tarjan's articulation points).
+/// spent most of a minute in it): one depth-first search with low links (Tarjan's articulation points).
 /// Without cell `c`, a DFS child `s` of `c` keeps its subtree apart from the rest unless
 /// the subtree has an edge above `c` (`low[s] < disc[c]`; never when `c` is a root), in
 /// which case it joins the part holding `c`'s parent. Every other neighbour of `c` is an
@@ -88,15 +88,15 @@ fn sides(level: &Level) -> Vec<[u8; 4]> {
         disc[root] = time;
         low[root] = time;
         time += 1;
-        // (cell, next direction to look at)
+        // (cell, index into `Dir::ALL` of the next direction to look at)
         let mut stack = vec![(root, 0usize)];
-        while let Some(&mut (c, ref mut next)) = stack.last_mut() {
-            if let Some(&m) = neighbours(c)[*next..].iter().flatten().next() {
-                // Skip to the direction after the one holding `m`.
-                *next += neighbours(c)[*next..]
-                    .iter()
-                    .position(|x| *x == Some(m))
-                    .map_or(4, |p| p + 1);
+        while let Some(top) = stack.last_mut() {
+            let (c, d) = *top;
+            if d < Dir::ALL.len() {
+                top.1 += 1;
+                let Some(m) = level.neighbour(c, Dir::ALL[d]) else {
+                    continue;
+                };
                 if disc[m] == UNSEEN {
                     disc[m] = time;
                     low[m] = time;
