@@ -293,17 +293,16 @@ fn the_page_in_a_real_browser_answers_with_verdicts_pictures_and_errors() {
     assert_eq!(browser.count("#picture svg"), 0);
     browser.screenshot("error.png");
 
-    // Stop: a Full Board map that takes minutes, pasted, then the Stop button.
+    // Stop: a hard XSokoban level that takes minutes, pasted, then the Stop button.
     let map = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("examples/full-board/one-map/set-2016-large-1.txt"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/xsokoban-50.xsb"),
     )
     .unwrap();
     browser.script(&format!(
         "document.getElementById('puzzle').value = {};",
         serde_json::to_string(&map).unwrap()
     ));
-    browser.click("#kind option[value=full-board]");
+    browser.click("#kind option[value=sokoban]");
     browser.type_into("#stars", "");
     browser.script("document.body.dataset.state = 'pressed';");
     browser.click("#solve");

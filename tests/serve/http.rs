@@ -108,20 +108,28 @@ pub fn request(
             let _ = reader.read_to_end(&mut bytes);
         }
     }
-    let body = String::from_utf8_lossy(&bytes).into_owned();
-    let chunked = lower.contains("transfer-encoding: chunked");
-    (status, if chunked { unchunk(&body) } else { body })
+    if lower.contains("transfer-encoding: chunked") {
+        bytes = unchunk(&bytes);
+    }
+    (status, String::from_utf8_lossy(&bytes).into_owned())
 }
 
-fn unchunk(mut body: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = body.split_once("\r\n") {
-        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+/// The body of a chunked answer. Chunks are cut by bytes, not characters (a chunk may
+/// end inside a UTF-8 character), so they are joined before the text is decoded.
+fn unchunk(mut body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(end) = body.windows(2).position(|w| w == b"\r\n") {
+        let size = std::str::from_utf8(&body[..end])
+            .ok()
+            .and_then(|s| usize::from_str_radix(s.trim(), 16).ok())
+            .expect("a chunk size");
+        let rest = &body[end + 2..];
         if size == 0 {
             break;
         }
-        out.push_str(&rest[..size]);
-        body = rest[size..].trim_start_matches("\r\n");
+        assert!(rest.len() >= size, "a chunk cut short");
+        out.extend_from_slice(&rest[..size]);
+        body = rest[size..].strip_prefix(b"\r\n").unwrap_or(&rest[size..]);
     }
     out
 }

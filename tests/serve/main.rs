@@ -15,6 +15,11 @@ const UNIQUE: &str = "https://puzz.link/p?starbattle/6/6/1/2u9gn9c9jpmk";
 const BATTLESHIP: &str =
     "https://puzz.link/p?battleship/8/7/g4g4g4g47g7g7g7zzv/7/11g/21o/71vo/61vg/51v/41u/31s";
 
+/// A file of the project, by its path from the project's folder.
+fn read(path: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+}
+
 fn solve(server: &Server, body: &str) -> Value {
     let (status, text) = server.post("/api/solve", body);
     assert_eq!(status, 200, "{text}");
@@ -157,14 +162,10 @@ fn the_page_is_served_whole_from_the_binary() {
 #[test]
 fn two_requests_run_at_once_and_stop_ends_a_run() {
     let server = Server::start(&[]);
-    // A Full Board map set takes seconds: it is the run that Stop ends.
-    let maps = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("examples/full-board/set-2018-largemaps.txt"),
-    )
-    .unwrap();
-    let slow = serde_json::json!({"id": "slow", "puzzle": maps, "kind": "full-board",
-                                  "mode": "solve", "name": "set-2018-largemaps.txt"})
+    // A hard XSokoban level that no method here settles within minutes: the run Stop ends.
+    let level = read("tests/data/xsokoban-50.xsb");
+    let slow = serde_json::json!({"id": "slow", "puzzle": level, "kind": "sokoban",
+                                  "mode": "solve", "name": "xsokoban-50.xsb"})
     .to_string();
     let began = Instant::now();
     std::thread::scope(|scope| {
@@ -195,34 +196,29 @@ fn two_requests_run_at_once_and_stop_ends_a_run() {
 #[test]
 fn a_run_gives_up_at_its_time_limit_with_the_clis_partial_answer() {
     let server = Server::start(&["--max-time", "1"]);
-    let read = |path: &str| {
-        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
-            .unwrap()
-    };
-    // One map: the CLI's own --timeout ends it, with the bound it proved.
+    let level = read("tests/data/xsokoban-50.xsb");
+    // One level: the CLI's own --timeout ends it, with the bound it proved.
     let began = Instant::now();
     let answer = solve(
         &server,
-        &serde_json::json!({"puzzle": read("examples/full-board/one-map/set-2016-large-1.txt"),
-                            "kind": "full-board", "mode": "solve", "timeout": 100})
-        .to_string(),
+        &serde_json::json!({"puzzle": level, "kind": "sokoban", "mode": "solve", "timeout": 100})
+            .to_string(),
     );
     assert!(began.elapsed() < Duration::from_secs(10));
     assert_eq!(answer["exit"], 4, "{answer}");
-    let map = &answer["json"]["maps"][0];
-    assert_eq!(map["gave_up"], "the time limit of 1 s", "{answer}");
-    assert!(map["proven"]
-        .as_str()
-        .unwrap()
-        .starts_with("no game has fewer than"));
-    // Six maps, each with its own --timeout of 1 s: the server kills the run first.
+    let gave_up = &answer["json"][0];
+    assert_eq!(gave_up["outcome"], "gave-up", "{answer}");
+    assert!(
+        gave_up["reason"].as_str().unwrap().contains("time limit"),
+        "{answer}"
+    );
+    assert!(gave_up["no_plan_below"].as_u64().unwrap() > 0, "{answer}");
+    // Six copies, each with its own --timeout of 1 s: the server kills the run first.
     let began = Instant::now();
     let answer = solve(
         &server,
-        &serde_json::json!({"puzzle": read("examples/full-board/one-map/set-2016-large-1.txt")
-                                          .repeat(6),
-                            "kind": "full-board", "mode": "solve"})
-        .to_string(),
+        &serde_json::json!({"puzzle": level.repeat(6), "kind": "sokoban", "mode": "solve"})
+            .to_string(),
     );
     assert!(began.elapsed() < Duration::from_secs(10));
     assert_eq!(answer["exit"], Value::Null, "{answer}");
