@@ -241,3 +241,94 @@ fn quick_keeps_the_other_outcomes_as_they_were() {
     let (code, _, err) = gridsat_sokoban(&[XSOKOBAN_5, "--quick", "--method", "astar"]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// The default portfolio with its searches held to few positions (and SAT to a formula
+/// too small for a plan): where A* gives up first, the quick search takes its core,
+/// and its plan is the answer, with the bound beside it. Whatever each Microban level
+/// ends in, a plan replays and has at least the optimum's pushes, the bound is never
+/// above the optimum, and a plan called push-optimal (the bound reached it) has exactly
+/// the optimum's pushes; some levels must end in the fallback.
+#[test]
+fn the_portfolio_falls_back_to_a_quick_plan_when_no_proof_is_in_sight() {
+    use gridsat::sokoban::search::portfolio;
+    use gridsat::sokoban::search::sat::SatOptions;
+    let mut fallbacks = 0;
+    for max_states in [100, 1000] {
+        for (name, level, optimum) in microban() {
+            let limits = Limits {
+                max_states,
+                max_clauses: 10,
+                ..Limits::default()
+            };
+            let name = format!("Microban {name}, {max_states} positions");
+            let r = portfolio::solve(&level, &limits, SatOptions::default())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let solution = match r.outcome {
+                Outcome::Solved(solution) => solution,
+                Outcome::GaveUp { no_plan_below, .. } => {
+                    assert!(no_plan_below <= optimum, "{name}");
+                    continue;
+                }
+                Outcome::Unsolvable { reason } => panic!("{name}: unsolvable: {reason}"),
+            };
+            let pushes = replayed(&level, &solution.pushes);
+            assert!(pushes >= optimum, "{name}: {pushes} < {optimum}");
+            assert!(solution.no_plan_below <= optimum, "{name}");
+            assert_eq!(solution.push_optimal, pushes == solution.no_plan_below);
+            if solution.push_optimal {
+                assert_eq!(pushes, optimum, "{name}");
+                assert!(r.winner.is_some(), "{name}: proven by nobody");
+            }
+            if let Some(quick) = r.quick {
+                fallbacks += 1;
+                assert!(quick.plans >= 1 && quick.first_pushes >= pushes, "{name}");
+                if !solution.push_optimal {
+                    assert_eq!((r.winner, r.push_seconds), (None, None), "{name}");
+                }
+            } else {
+                assert!(
+                    solution.push_optimal,
+                    "{name}: a plan without a proof or a quick search"
+                );
+            }
+        }
+    }
+    assert!(fallbacks >= 5, "only {fallbacks} fallbacks");
+}
+
+/// The same fallback from the command line: XSokoban 5 without --quick (SAT held to a
+/// formula too small for a plan) answers with the quick search's plan (exit 5) when A*
+/// has not proven it in a quarter of the time limit, not with "gave up".
+#[test]
+fn the_default_method_prints_a_fallback_plan_as_not_proven_optimal() {
+    let args = [
+        XSOKOBAN_5,
+        "--max-clauses",
+        "10",
+        "--timeout",
+        "6",
+        "--format",
+        "json",
+    ];
+    let (code, out, err) = gridsat_sokoban(&args);
+    assert_eq!(code, 5, "{out}{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let report = &json[0];
+    assert_eq!(report["outcome"], "not-proven-optimal", "{out}");
+    assert_eq!(report["method"], "portfolio");
+    assert_eq!(report["proved_by"], serde_json::Value::Null);
+    assert_eq!(report["push_seconds"], serde_json::Value::Null);
+    let pushes = report["pushes"].as_u64().unwrap();
+    let bound = report["no_plan_below"].as_u64().unwrap();
+    assert!(bound < pushes, "{out}");
+    assert!(report["quick"]["plans"].as_u64().unwrap() >= 1, "{out}");
+    // Not before a quarter of the time limit.
+    assert!(
+        report["quick"]["first_seconds"].as_f64().unwrap() >= 1.5,
+        "{out}"
+    );
+    let level = level(&std::fs::read_to_string(XSOKOBAN_5).unwrap(), 1);
+    let lurd = report["lurd"].as_str().unwrap();
+    assert_eq!(replay(&level, lurd).unwrap().pushes as u64, pushes);
+    // The text is the --quick outcome's (checked above): "plan not proven optimal".
+}

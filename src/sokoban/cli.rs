@@ -388,6 +388,7 @@ pub fn solve_level(
             run.moves_search = r.moves;
             run.encoding = Some(r.encoding);
             run.push_seconds = r.push_seconds;
+            run.quick = r.quick;
             r.outcome
         }
     };
@@ -395,8 +396,9 @@ pub fn solve_level(
         run.proved_by = Some(method.name());
     }
     run.seconds = started.elapsed().as_secs_f64();
-    // The breadth-first search proves push-optimality when it stops.
-    if matches!(outcome, Outcome::Solved(_)) {
+    // The breadth-first search proves push-optimality when it stops (a portfolio's
+    // fallback plan may not be proven).
+    if matches!(&outcome, Outcome::Solved(s) if s.push_optimal) {
         run.push_seconds.get_or_insert(run.seconds);
     }
     Ok((outcome, run))

@@ -13,6 +13,7 @@
 
 use super::astar;
 use super::moves::{self, MovesReport};
+use super::quick::plans::{plans, BestPlan, QuickEvent, QuickReport};
 use super::sat::{solve_with, EncodingSize, Progress, SatOptions};
 use crate::limits::GRACE;
 use crate::sokoban::{Limits, Outcome};
@@ -22,6 +23,13 @@ use std::time::Instant;
 
 /// How long A* runs alone before the SAT search starts beside it.
 const HEAD_START: std::time::Duration = std::time::Duration::from_millis(25);
+
+/// The share of the time limit after which, without a proof, the quick search joins A*
+/// and SAT (it also joins as soon as A* gives up, whose core it then takes). Most
+/// levels are proven long before; on the others a player gets a plan to play with the
+/// bound beside it, instead of nothing. Without a time limit it joins only when A*
+/// gives up.
+const QUICK_JOINS_AT: f64 = 0.25;
 
 /// Solves levels one after another with at most one SAT search alive at a time.
 ///
@@ -77,6 +85,8 @@ pub struct PortfolioResult {
     pub encoding: EncodingSize,
     pub push_seconds: Option<f64>,
     pub moves: Option<MovesReport>,
+    /// The quick search's plans, when it joined.
+    pub quick: Option<QuickReport>,
 }
 
 /// The result when A* proved `outcome`: a solved level's plan goes through the
@@ -101,6 +111,7 @@ fn astar_won(
         encoding,
         push_seconds,
         moves,
+        quick: None,
     }
 }
 
@@ -108,6 +119,7 @@ enum Message {
     Sat(Progress),
     SatDone(anyhow::Result<Outcome>),
     AstarDone(Outcome),
+    Quick(QuickEvent),
 }
 
 /// Runs both searches on one level until one proves its answer or the deadline passes.
@@ -119,9 +131,72 @@ pub fn solve(
     Portfolio::default().solve(level, limits, options)
 }
 
+/// What the portfolio has gathered while its searches run: the bound and who proved
+/// it, SAT's proof and formula, the quick search's plans, and why each search stopped.
+#[derive(Default)]
+struct Gathered {
+    bound: usize,
+    bound_by: Option<Winner>,
+    /// SAT's own bound (its refuted horizons), named in its reason at the time limit.
+    sat_bound: usize,
+    encoding: EncodingSize,
+    sat_found: Option<crate::sokoban::Solution>,
+    push_seconds: Option<f64>,
+    plans: BestPlan,
+    reasons: Vec<String>,
+}
+
+impl Gathered {
+    fn raise(&mut self, bound: usize, by: Winner) {
+        if bound > self.bound {
+            self.bound = bound;
+            self.bound_by = Some(by);
+        }
+    }
+
+    /// True when the bound reaches the quick search's best plan: it is push-optimal.
+    fn plan_proven(&self) -> bool {
+        self.plans.pushes() <= self.bound
+    }
+
+    /// Nobody proved anything: the quick search's best plan with the bound beside it
+    /// (push-optimal when the bound reaches it), else giving up with the bound and why
+    /// each search stopped.
+    fn finish(self, started: Instant) -> PortfolioResult {
+        let (best, quick) = self.plans.finish();
+        let (outcome, winner) = match best {
+            Some(plan) => {
+                let solution = crate::sokoban::Solution::with_bound(plan, self.bound);
+                let by = self.bound_by.filter(|_| solution.push_optimal);
+                (Outcome::Solved(solution), by)
+            }
+            None => (
+                Outcome::GaveUp {
+                    reason: if self.reasons.is_empty() {
+                        "time limit".into()
+                    } else {
+                        self.reasons.join("; ")
+                    },
+                    no_plan_below: self.bound,
+                },
+                None,
+            ),
+        };
+        PortfolioResult {
+            push_seconds: winner.map(|_| started.elapsed().as_secs_f64()),
+            outcome,
+            winner,
+            encoding: self.encoding,
+            moves: None,
+            quick,
+        }
+    }
+}
+
 impl Portfolio {
     /// Runs both searches until one proves its answer or the deadline passes (A* alone
-    /// while an earlier level's SAT search is still running).
+    /// while an earlier level's SAT search is still running), with the quick search
+    /// joining them when the proof is not in sight (see `QUICK_JOINS_AT`).
     pub fn solve(
         &self,
         level: &gridsat_encodings::sokoban::Level,
@@ -130,19 +205,18 @@ impl Portfolio {
     ) -> anyhow::Result<PortfolioResult> {
         let started = Instant::now();
         let (tx, rx) = mpsc::channel();
-        let sat_limits = Limits {
+        let child = || Limits {
             budget: limits.budget.child(),
             ..limits.clone()
         };
-        let astar_limits = Limits {
-            budget: limits.budget.child(),
-            ..limits.clone()
-        };
+        let (sat_limits, astar_limits, quick_limits) = (child(), child(), child());
         let stop_sat = sat_limits.budget.clone();
         let stop_astar = astar_limits.budget.clone();
-        let stop_both = || {
+        let stop_quick = quick_limits.budget.clone();
+        let stop_all = || {
             stop_sat.cancel();
             stop_astar.cancel();
+            stop_quick.cancel();
         };
         {
             let level = level.clone();
@@ -171,10 +245,11 @@ impl Portfolio {
                 ));
             }
         }
-        let mut running = 1;
+        let mut sat_running = false;
         if let Some(slot) = self.claim_sat() {
-            running = 2;
+            sat_running = true;
             let level = level.clone();
+            let tx = tx.clone();
             std::thread::spawn(move || {
                 let _slot = slot;
                 let progress_tx = tx.clone();
@@ -184,151 +259,166 @@ impl Portfolio {
                 let _ = tx.send(Message::SatDone(result));
             });
         }
-        let mut bound = 0;
-        let mut encoding = EncodingSize::default();
-        let mut sat_found = None;
-        let mut push_seconds = None;
-        let mut gave_up: Vec<String> = Vec::new();
-        // Which searches are still at work, and what SAT has proven so far: at the time
-        // limit each is named with what it did, not only those that stopped on their own.
-        let (mut sat_running, mut astar_running) = (running == 2, true);
-        let mut sat_bound = 0;
-        // Neither search proved anything: the larger bound, and why each stopped.
-        let nobody = |reasons: &[String], bound: usize, encoding| PortfolioResult {
-            outcome: Outcome::GaveUp {
-                reason: if reasons.is_empty() {
-                    "time limit".into()
-                } else {
-                    reasons.join("; ")
-                },
-                no_plan_below: bound,
-            },
-            winner: None,
-            encoding,
-            push_seconds: None,
-            moves: None,
-        };
+        // The quick search: started once, at `joins` or when A* gives up.
+        let mut quick = Some(move || {
+            let level = level.clone();
+            std::thread::spawn(move || {
+                let improve = quick_limits.budget.deadline().is_some();
+                plans(&level, &quick_limits, improve, started, |event| {
+                    tx.send(Message::Quick(event)).is_ok()
+                })
+            });
+        });
+        let joins = limits.budget.deadline().map(|deadline| {
+            started
+                + deadline
+                    .saturating_duration_since(started)
+                    .mul_f64(QUICK_JOINS_AT)
+        });
+        let (mut astar_running, mut quick_running) = (true, false);
+        let mut got = Gathered::default();
         loop {
-            let message = match (pending.take(), limits.budget.remaining()) {
+            let now = Instant::now();
+            let wait = [limits.budget.deadline(), joins.filter(|_| quick.is_some())]
+                .into_iter()
+                .flatten()
+                .min()
+                .map(|t| t.saturating_duration_since(now));
+            let message = match (pending.take(), wait) {
                 (Some(m), _) => Ok(m),
                 (None, None) => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
-                (None, Some(left)) => rx.recv_timeout(left),
+                (None, Some(wait)) => rx.recv_timeout(wait),
             };
             let elapsed = started.elapsed().as_secs_f64();
             match message {
                 Ok(Message::Sat(Progress::NoPlanBelow(b))) => {
-                    bound = bound.max(b);
-                    sat_bound = sat_bound.max(b);
+                    got.raise(b, Winner::Sat);
+                    got.sat_bound = got.sat_bound.max(b);
                 }
-                Ok(Message::Sat(Progress::Size(s))) => encoding = s,
+                Ok(Message::Sat(Progress::Size(s))) => got.encoding = s,
                 Ok(Message::Sat(Progress::Found(s))) => {
-                    // SAT proved push-optimality; A* has nothing left to add.
+                    // SAT proved push-optimality; A* and the quick search have nothing
+                    // left to add.
+                    got.plans.agrees_with(&Outcome::Solved(s.clone()), "SAT")?;
                     stop_astar.cancel();
-                    push_seconds.get_or_insert(elapsed);
-                    sat_found = Some(s);
+                    stop_quick.cancel();
+                    got.push_seconds.get_or_insert(elapsed);
+                    got.sat_found = Some(s);
                 }
                 Ok(Message::SatDone(result)) => {
-                    running -= 1;
                     sat_running = false;
                     match result? {
                         Outcome::GaveUp {
                             reason,
                             no_plan_below,
-                        } if sat_found.is_none() => {
-                            bound = bound.max(no_plan_below);
-                            gave_up.push(format!("sat: {reason}"));
-                            if running == 0 {
-                                return Ok(nobody(&gave_up, bound, encoding));
-                            }
+                        } if got.sat_found.is_none() => {
+                            got.raise(no_plan_below, Winner::Sat);
+                            got.reasons.push(format!("sat: {reason}"));
                         }
                         outcome => {
-                            stop_both();
+                            got.plans.agrees_with(&outcome, "SAT")?;
+                            stop_all();
                             if matches!(outcome, Outcome::Solved(_)) {
-                                push_seconds.get_or_insert(elapsed);
+                                got.push_seconds.get_or_insert(elapsed);
                             }
                             return Ok(PortfolioResult {
                                 outcome,
                                 winner: Some(Winner::Sat),
-                                encoding,
-                                push_seconds,
+                                encoding: got.encoding,
+                                push_seconds: got.push_seconds,
                                 moves: None,
+                                quick: got.plans.finish().1,
                             });
                         }
                     }
                 }
                 Ok(Message::AstarDone(outcome)) => {
-                    running -= 1;
                     astar_running = false;
                     match outcome {
                         // A cancelled A* after SAT's proof: keep waiting for SAT's moves.
-                        Outcome::GaveUp { .. } if sat_found.is_some() => {}
+                        Outcome::GaveUp { .. } if got.sat_found.is_some() => {}
                         Outcome::GaveUp {
                             reason,
                             no_plan_below,
                         } => {
-                            bound = bound.max(no_plan_below);
-                            gave_up.push(format!("astar: {reason}"));
-                            if running == 0 {
-                                return Ok(nobody(&gave_up, bound, encoding));
+                            got.raise(no_plan_below, Winner::Astar);
+                            got.reasons.push(format!("astar: {reason}"));
+                            // A*'s core is free: the quick search takes it.
+                            if let Some(start) = quick.take().filter(|_| may_join(limits, &got)) {
+                                start();
+                                quick_running = true;
                             }
                         }
-                        outcome if sat_found.is_none() => {
-                            stop_both();
-                            if matches!(outcome, Outcome::Solved(_)) {
-                                push_seconds = Some(elapsed);
-                            }
-                            return Ok(astar_won(level, limits, outcome, encoding, push_seconds));
+                        outcome if got.sat_found.is_none() => {
+                            got.plans.agrees_with(&outcome, "A*")?;
+                            stop_all();
+                            let push_seconds =
+                                matches!(outcome, Outcome::Solved(_)).then_some(elapsed);
+                            let mut won =
+                                astar_won(level, limits, outcome, got.encoding, push_seconds);
+                            won.quick = got.plans.finish().1;
+                            return Ok(won);
                         }
                         // SAT proved it first and is still looking for fewer moves.
                         _ => {}
                     }
                 }
+                Ok(Message::Quick(QuickEvent::Plan(plan, seconds))) => {
+                    got.plans.offer(plan, seconds);
+                    // Without a deadline the first plan ends the level, as with --quick.
+                    if limits.budget.deadline().is_none() {
+                        stop_all();
+                        if astar_running {
+                            wait_for_astar(&rx, &mut got);
+                        }
+                        return Ok(got.finish(started));
+                    }
+                }
+                Ok(Message::Quick(QuickEvent::Done(reason, stats))) => {
+                    quick_running = false;
+                    got.plans.searched(stats);
+                    got.reasons.push(format!("quick: {reason}"));
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) if !limits.expired() => {
+                    // A quarter of the time has passed without a proof.
+                    if let Some(start) = quick.take().filter(|_| may_join(limits, &got)) {
+                        start();
+                        quick_running = true;
+                    }
+                }
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    stop_both();
+                    stop_all();
                     // A* stops within a few milliseconds of the deadline with its bound (the
                     // least f of its open list); a SAT call may not return for long.
-                    let grace = Instant::now() + GRACE;
-                    while let Ok(message) =
-                        rx.recv_timeout(grace.saturating_duration_since(Instant::now()))
-                    {
-                        match message {
-                            Message::Sat(Progress::NoPlanBelow(b)) => {
-                                bound = bound.max(b);
-                                sat_bound = sat_bound.max(b);
-                            }
-                            Message::AstarDone(Outcome::GaveUp { no_plan_below, .. }) => {
-                                bound = bound.max(no_plan_below);
-                                if astar_running {
-                                    gave_up.push(format!(
-                                        "astar: time limit, no plan with fewer than \
-                                         {no_plan_below} pushes"
-                                    ));
-                                    astar_running = false;
-                                }
-                                break;
-                            }
-                            _ => {}
+                    if astar_running {
+                        wait_for_astar(&rx, &mut got);
+                        if got.reasons.iter().all(|r| !r.starts_with("astar")) {
+                            got.reasons.push("astar: time limit".into());
                         }
                     }
-                    if astar_running {
-                        gave_up.push("astar: time limit".into());
-                    }
-                    if sat_running {
-                        gave_up.push(if sat_bound > 0 {
-                            format!("sat: time limit, no plan with fewer than {sat_bound} pushes")
+                    if sat_running && got.sat_found.is_none() {
+                        got.reasons.push(if got.sat_bound > 0 {
+                            format!(
+                                "sat: time limit, no plan with fewer than {} pushes",
+                                got.sat_bound
+                            )
                         } else {
                             "sat: time limit, before its first horizon was refuted".into()
                         });
                     }
-                    return Ok(match sat_found {
+                    if quick_running {
+                        got.reasons.push("quick: time limit".into());
+                    }
+                    return Ok(match got.sat_found.take() {
                         Some(s) => PortfolioResult {
                             outcome: Outcome::Solved(s),
                             winner: Some(Winner::Sat),
-                            encoding,
-                            push_seconds,
+                            encoding: got.encoding,
+                            push_seconds: got.push_seconds,
                             moves: None,
+                            quick: got.plans.finish().1,
                         },
-                        None => nobody(&gave_up, bound, encoding),
+                        None => got.finish(started),
                     });
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
@@ -338,6 +428,43 @@ impl Portfolio {
                     .into())
                 }
             }
+            // Every search has stopped, or the bound has reached the quick plan.
+            let all_stopped = !sat_running && !astar_running && !quick_running;
+            if got.sat_found.is_none() && (all_stopped || got.plan_proven()) {
+                stop_all();
+                return Ok(got.finish(started));
+            }
+        }
+    }
+}
+
+/// Whether the quick search may still join: not once the level's budget has ended,
+/// nor once the bound is past `--max-pushes` (no plan it may print is left to find).
+fn may_join(limits: &Limits, got: &Gathered) -> bool {
+    !limits.expired() && !limits.max_pushes.is_some_and(|m| got.bound > m)
+}
+
+/// A* was told to stop: it answers within a few milliseconds (`GRACE` at most) with its
+/// bound, the least f of its open list; plans and SAT's bounds arriving meanwhile count.
+fn wait_for_astar(rx: &mpsc::Receiver<Message>, got: &mut Gathered) {
+    let grace = Instant::now() + GRACE;
+    while let Ok(message) = rx.recv_timeout(grace.saturating_duration_since(Instant::now())) {
+        match message {
+            Message::Sat(Progress::NoPlanBelow(b)) => {
+                got.raise(b, Winner::Sat);
+                got.sat_bound = got.sat_bound.max(b);
+            }
+            Message::Quick(QuickEvent::Plan(plan, seconds)) => got.plans.offer(plan, seconds),
+            Message::Quick(QuickEvent::Done(_, stats)) => got.plans.searched(stats),
+            Message::AstarDone(Outcome::GaveUp { no_plan_below, .. }) => {
+                got.raise(no_plan_below, Winner::Astar);
+                got.reasons.push(format!(
+                    "astar: time limit, no plan with fewer than {no_plan_below} pushes"
+                ));
+                return;
+            }
+            Message::AstarDone(_) => return,
+            _ => {}
         }
     }
 }

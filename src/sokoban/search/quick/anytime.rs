@@ -10,29 +10,14 @@
 //! Without a deadline the first plan ends the level: A* is stopped and its bound taken.
 //! A plan whose pushes the bound reaches is push-optimal after all, and says so.
 
-use super::{search, Options, QuickStats};
+use super::plans::{plans, BestPlan, QuickEvent, QuickReport};
 use crate::limits::GRACE;
 use crate::sokoban::search::astar::{self, SearchStats};
 use crate::sokoban::search::moves::{self, MovesReport};
 use crate::sokoban::{Limits, Outcome, Solution};
-use gridsat_encodings::sokoban::{Analysis, Level, Push};
+use gridsat_encodings::sokoban::{Analysis, Level};
 use std::sync::mpsc;
 use std::time::Instant;
-
-/// The plans of the quick search, for the report.
-#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
-pub struct QuickReport {
-    /// Pushes of the first plan found, and when.
-    pub first_pushes: usize,
-    pub first_seconds: f64,
-    /// Plans found, each shorter than the one before.
-    pub plans: usize,
-    /// When the last (shortest) plan was found.
-    pub last_seconds: f64,
-    /// All its searches together.
-    pub stored: usize,
-    pub expanded: usize,
-}
 
 /// What `solve` found and how.
 pub struct Anytime {
@@ -47,8 +32,7 @@ pub struct Anytime {
 }
 
 enum Message {
-    Plan(Vec<Push>, f64),
-    QuickDone(String, QuickStats),
+    Quick(QuickEvent),
     Astar(Outcome, SearchStats),
 }
 
@@ -75,7 +59,11 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
     }
     {
         let level = level.clone();
-        std::thread::spawn(move || plans(&level, &quick_limits, improve, started, &tx));
+        std::thread::spawn(move || {
+            plans(&level, &quick_limits, improve, started, |event| {
+                tx.send(Message::Quick(event)).is_ok()
+            })
+        });
     }
     let mut run = Run {
         bound: Analysis::new(level).lower_bound.unwrap_or(0) as usize,
@@ -88,19 +76,19 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
             Some(left) => rx.recv_timeout(left),
         };
         match message {
-            Ok(Message::Plan(plan, seconds)) => {
-                run.plan(plan, seconds);
-                if !improve {
-                    stop_astar.cancel();
-                    run.wait_for_astar(&rx);
+            Ok(Message::Quick(QuickEvent::Done(reason, stats))) => {
+                quick_done = true;
+                run.plans.searched(stats);
+                run.reasons.push(format!("quick: {reason}"));
+                if astar_done {
                     return Ok(run.finish(started));
                 }
             }
-            Ok(Message::QuickDone(reason, stats)) => {
-                quick_done = true;
-                run.quick_stats = stats;
-                run.reasons.push(format!("quick: {reason}"));
-                if astar_done {
+            Ok(Message::Quick(QuickEvent::Plan(plan, seconds))) => {
+                run.plans.offer(plan, seconds);
+                if !improve {
+                    stop_astar.cancel();
+                    run.wait_for_astar(&rx);
                     return Ok(run.finish(started));
                 }
             }
@@ -116,7 +104,7 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
                         run.reasons.push(format!("astar: {reason}"));
                         // Past --max-pushes the quick search has nothing left to find.
                         let beyond = limits.max_pushes.is_some_and(|m| run.bound > m);
-                        if quick_done || beyond || run.bound >= run.best_len() {
+                        if quick_done || beyond || run.bound >= run.plans.pushes() {
                             stop_quick.cancel();
                             return Ok(run.finish(started));
                         }
@@ -145,77 +133,16 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
     }
 }
 
-/// The quick search's thread: a plan, then (when `improve`) shorter ones, each sent.
-fn plans(
-    level: &Level,
-    limits: &Limits,
-    improve: bool,
-    started: Instant,
-    tx: &mpsc::Sender<Message>,
-) {
-    // --max-pushes holds for the quick search too: no plan above it.
-    let mut options = Options {
-        below: limits
-            .max_pushes
-            .map(|m| (m + 1).min(u32::MAX as usize) as u32),
-        ..Options::default()
-    };
-    let mut total = QuickStats::default();
-    let reason = loop {
-        let (found, stats) = search(level, limits, options);
-        total.stored += stats.stored;
-        total.expanded += stats.expanded;
-        total.cells = total.cells.max(stats.cells);
-        match found {
-            Ok(plan) => {
-                let pushes = plan.len() as u32;
-                if tx
-                    .send(Message::Plan(plan, started.elapsed().as_secs_f64()))
-                    .is_err()
-                {
-                    return;
-                }
-                if !improve || pushes == 0 {
-                    break "stopped at the first plan".to_string();
-                }
-                options.below = Some(pushes);
-            }
-            Err(reason) => break reason,
-        }
-    };
-    let _ = tx.send(Message::QuickDone(reason, total));
-}
-
 /// What the main thread has gathered.
 #[derive(Default)]
 struct Run {
-    best: Option<Vec<Push>>,
-    quick: Option<QuickReport>,
-    quick_stats: QuickStats,
+    plans: BestPlan,
     bound: usize,
     reasons: Vec<String>,
     search: Option<SearchStats>,
 }
 
 impl Run {
-    fn best_len(&self) -> usize {
-        self.best.as_ref().map_or(usize::MAX, Vec::len)
-    }
-
-    fn plan(&mut self, plan: Vec<Push>, seconds: f64) {
-        if plan.len() >= self.best_len() {
-            return;
-        }
-        let report = self.quick.get_or_insert(QuickReport {
-            first_pushes: plan.len(),
-            first_seconds: seconds,
-            ..QuickReport::default()
-        });
-        report.plans += 1;
-        report.last_seconds = seconds;
-        self.best = Some(plan);
-    }
-
     /// A* was told to stop: it answers within a few milliseconds with its bound.
     fn wait_for_astar(&mut self, rx: &mpsc::Receiver<Message>) {
         let grace = Instant::now() + GRACE;
@@ -233,19 +160,16 @@ impl Run {
                     }
                     return;
                 }
-                Message::Plan(plan, seconds) => self.plan(plan, seconds),
-                Message::QuickDone(_, stats) => self.quick_stats = stats,
+                Message::Quick(QuickEvent::Plan(plan, seconds)) => self.plans.offer(plan, seconds),
+                Message::Quick(QuickEvent::Done(_, stats)) => self.plans.searched(stats),
             }
         }
     }
 
     /// The outcome from the best plan and the bound (gave up without a plan).
-    fn finish(mut self, started: Instant) -> Anytime {
-        if let Some(q) = &mut self.quick {
-            q.stored = self.quick_stats.stored;
-            q.expanded = self.quick_stats.expanded;
-        }
-        let (outcome, proved_by) = match self.best {
+    fn finish(self, started: Instant) -> Anytime {
+        let (best, quick) = self.plans.finish();
+        let (outcome, proved_by) = match best {
             Some(plan) => {
                 let solution = Solution::with_bound(plan, self.bound);
                 let by = solution.push_optimal.then_some("astar");
@@ -268,7 +192,7 @@ impl Run {
             outcome,
             proved_by,
             moves: None,
-            quick: self.quick,
+            quick,
             search: self.search,
         }
     }
@@ -284,17 +208,7 @@ impl Run {
         started: Instant,
     ) -> anyhow::Result<Anytime> {
         let push_seconds = Some(started.elapsed().as_secs_f64());
-        let contradiction = match &outcome {
-            Outcome::Solved(s) => self.best_len() < s.pushes.len(),
-            _ => self.best.is_some(),
-        };
-        if contradiction {
-            return Err(crate::error::InternalError::new(format!(
-                "the quick search found a plan of {} pushes, against A*'s proof",
-                self.best_len()
-            ))
-            .into());
-        }
+        self.plans.agrees_with(&outcome, "A*")?;
         let solved = matches!(outcome, Outcome::Solved(_));
         let (outcome, moves) = match outcome {
             Outcome::Solved(solution) => {
@@ -308,7 +222,7 @@ impl Run {
             proved_by: Some("astar"),
             push_seconds: push_seconds.filter(|_| solved),
             moves,
-            quick: self.quick,
+            quick: self.plans.finish().1,
             search: self.search,
         })
     }

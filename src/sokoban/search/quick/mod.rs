@@ -24,6 +24,7 @@ pub mod anytime;
 mod boxpath;
 mod features;
 mod packing;
+pub mod plans;
 
 use super::corral::{Corrals, Pruning};
 use super::flood::Flood;
@@ -40,7 +41,7 @@ use packing::PackingOrder;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-pub use anytime::QuickReport;
+pub use plans::QuickReport;
 
 /// How the quick search orders positions.
 #[derive(Clone, Copy, Debug)]

@@ -1,0 +1,145 @@
+//! The quick search as a thread of a larger search: the plans it finds, each shorter
+//! than the one before, and the best of them kept with its report. `--quick`
+//! (`anytime`) runs it beside A*; the portfolio runs it beside A* and SAT when their
+//! proof is not in sight (`portfolio`), so both keep plans the same way.
+
+use super::{search, Options, QuickStats};
+use crate::error::InternalError;
+use crate::sokoban::{Limits, Outcome};
+use gridsat_encodings::sokoban::{Level, Push};
+use std::time::Instant;
+
+/// What the quick search's thread reports.
+pub enum QuickEvent {
+    /// A plan (shorter than every plan before it) and when it was found, in seconds
+    /// from `started`.
+    Plan(Vec<Push>, f64),
+    /// The thread ends: why (no shorter plan, a limit, the first plan when it was not
+    /// to improve), and what all its searches did.
+    Done(String, QuickStats),
+}
+
+/// The quick search's thread: a plan, then (when `improve`) shorter ones, each handed
+/// to `send`, until a search finds none, the budget ends, or `send` says nobody
+/// listens any more (returns false).
+pub fn plans(
+    level: &Level,
+    limits: &Limits,
+    improve: bool,
+    started: Instant,
+    send: impl Fn(QuickEvent) -> bool,
+) {
+    // --max-pushes holds for the quick search too: no plan above it.
+    let mut options = Options {
+        below: limits
+            .max_pushes
+            .map(|m| (m + 1).min(u32::MAX as usize) as u32),
+        ..Options::default()
+    };
+    let mut total = QuickStats::default();
+    let reason = loop {
+        let (found, stats) = search(level, limits, options);
+        total.stored += stats.stored;
+        total.expanded += stats.expanded;
+        total.cells = total.cells.max(stats.cells);
+        match found {
+            Ok(plan) => {
+                let pushes = plan.len() as u32;
+                if !send(QuickEvent::Plan(plan, started.elapsed().as_secs_f64())) {
+                    return;
+                }
+                if !improve || pushes == 0 {
+                    break "stopped at the first plan".to_string();
+                }
+                options.below = Some(pushes);
+            }
+            Err(reason) => break reason,
+        }
+    };
+    send(QuickEvent::Done(reason, total));
+}
+
+/// The plans of the quick search, for the report.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct QuickReport {
+    /// Pushes of the first plan found, and when.
+    pub first_pushes: usize,
+    pub first_seconds: f64,
+    /// Plans found, each shorter than the one before.
+    pub plans: usize,
+    /// When the last (shortest) plan was found.
+    pub last_seconds: f64,
+    /// All its searches together.
+    pub stored: usize,
+    pub expanded: usize,
+}
+
+/// The shortest plan so far and the report of the plans found.
+#[derive(Default)]
+pub struct BestPlan {
+    best: Option<Vec<Push>>,
+    report: Option<QuickReport>,
+    stats: QuickStats,
+}
+
+impl BestPlan {
+    /// Pushes of the best plan (`usize::MAX` before the first).
+    pub fn pushes(&self) -> usize {
+        self.best.as_ref().map_or(usize::MAX, Vec::len)
+    }
+
+    pub fn is_some(&self) -> bool {
+        self.best.is_some()
+    }
+
+    /// What the thread's searches did, from its `Done`.
+    pub fn searched(&mut self, stats: QuickStats) {
+        self.stats = stats;
+    }
+
+    /// A plan found after `seconds`: kept if it is shorter than the best so far.
+    pub fn offer(&mut self, plan: Vec<Push>, seconds: f64) {
+        if plan.len() >= self.pushes() {
+            return;
+        }
+        let report = self.report.get_or_insert(QuickReport {
+            first_pushes: plan.len(),
+            first_seconds: seconds,
+            ..QuickReport::default()
+        });
+        report.plans += 1;
+        report.last_seconds = seconds;
+        self.best = Some(plan);
+    }
+
+    /// The best plan, and the report with the searches' positions (`None` before the
+    /// first plan).
+    pub fn finish(self) -> (Option<Vec<Push>>, Option<QuickReport>) {
+        let stats = self.stats;
+        let report = self.report.map(|q| QuickReport {
+            stored: stats.stored,
+            expanded: stats.expanded,
+            ..q
+        });
+        (self.best, report)
+    }
+}
+
+impl BestPlan {
+    /// A proof (`outcome`, by `prover`) and the plans found must agree: a plan shorter
+    /// than a proven optimum, or beside a proof of unsolvability, is a bug.
+    pub fn agrees_with(&self, outcome: &Outcome, prover: &str) -> Result<(), InternalError> {
+        let contradiction = match outcome {
+            Outcome::Solved(s) => self.pushes() < s.pushes.len(),
+            Outcome::Unsolvable { .. } => self.is_some(),
+            Outcome::GaveUp { .. } => false,
+        };
+        if contradiction {
+            return Err(InternalError::new(format!(
+                "the quick search found a plan of {} pushes, against {prover}'s proof",
+                self.pushes()
+            )));
+        }
+        Ok(())
+    }
+}
