@@ -53,6 +53,7 @@
 mod cache;
 mod components;
 mod gates;
+mod learn;
 mod live;
 mod propagate;
 #[cfg(test)]
@@ -65,6 +66,7 @@ use cache::Cache;
 use components::{Component, Components, Key};
 use gates::gate_order;
 use gridsat_encodings::cnf::{Cardinality, Cnf, Lit, Var};
+use learn::{Learnt, Level, Tally};
 use propagate::Formula;
 use std::cmp::Reverse;
 
@@ -88,6 +90,10 @@ pub struct SearchStats {
     pub splits: u64,
     /// Components without projected variables that needed a satisfiability search.
     pub witness_searches: u64,
+    /// Conflicts met by the witness searches (each analysed, see `learn`).
+    pub conflicts: u64,
+    /// Clauses the witness searches learnt from their conflicts.
+    pub learnt_clauses: u64,
     /// Cached sub-problems without solutions.
     pub dead_ends: u64,
     /// Decisions both of whose branches had no solution.
@@ -103,12 +109,14 @@ impl std::fmt::Display for SearchStats {
         writeln!(
             f,
             "search: {} decisions ({} with no solution on either branch), {} literals set, \
-             {} gates decided first, {} witness searches",
+             {} gates decided first, {} witness searches ({} conflicts, {} clauses learnt)",
             self.decisions,
             self.dead_decisions,
             self.assignments,
             self.gates,
-            self.witness_searches
+            self.witness_searches,
+            self.conflicts,
+            self.learnt_clauses
         )?;
         write!(
             f,
@@ -221,6 +229,8 @@ pub(super) fn run(cnf: &Cnf, keep_dag: bool, limits: Limits) -> Result<Outcome, 
 
 pub(super) struct Search<const NATIVE: bool> {
     formula: Formula<NATIVE>,
+    /// The witness searches' learnt clauses (out of components and keys: see `learn`).
+    learnt: Learnt,
     components: Components,
     cache: Cache,
     /// Per variable: its position in the decision order, or `NO_RANK` for variables
@@ -283,6 +293,7 @@ impl<const NATIVE: bool> Search<NATIVE> {
         Search {
             components: Components::new(&formula),
             formula,
+            learnt: Learnt::default(),
             cache: Cache::with_bytes(limits.cache_bytes.unwrap_or(cache::DEFAULT_CACHE_BYTES)),
             rank,
             projected,
@@ -622,7 +633,7 @@ impl<const NATIVE: bool> Search<NATIVE> {
     fn witness(&mut self, vars: &[u32]) -> (Count, NodeId) {
         self.stats.witness_searches += 1;
         let mark = self.formula.trail.len();
-        if !self.satisfy(vars, 0) {
+        if !self.satisfy(vars) {
             return (Count::ZERO, FALSE);
         }
         let found = self.formula.trail[mark..].to_vec();
@@ -634,28 +645,47 @@ impl<const NATIVE: bool> Search<NATIVE> {
         (Count::ONE, self.dag.push(Node::Witness(lits)))
     }
 
-    /// DPLL over `vars[from..]`; on success the satisfying assignment stays on the trail.
-    /// False when there is none, or when the search was stopped first.
-    fn satisfy(&mut self, vars: &[u32], from: usize) -> bool {
-        let Some(position) = (from..vars.len()).find(|&i| !self.formula.is_assigned(vars[i]))
-        else {
-            return true;
+    /// CDCL over the unassigned variables of `vars` (see `learn`); on success the
+    /// satisfying assignment stays on the trail, else the trail is as it was. False
+    /// when there is none, or when the search was stopped first.
+    fn satisfy(&mut self, vars: &[u32]) -> bool {
+        let base = self.formula.trail.len();
+        self.learnt.start(&self.formula);
+        let mut levels: Vec<Level> = Vec::new();
+        let mut tally = Tally::default();
+        let mut cursor = 0;
+        let found = loop {
+            if !self.learnt.propagate_all(&mut self.formula) {
+                tally.conflicts += 1;
+                if levels.is_empty() {
+                    break false;
+                }
+                cursor = self
+                    .learnt
+                    .learn(&mut self.formula, &mut levels, &mut tally);
+                continue;
+            }
+            while cursor < vars.len() && self.formula.is_assigned(vars[cursor]) {
+                cursor += 1;
+            }
+            if cursor == vars.len() {
+                break true;
+            }
+            if self.step() {
+                break false;
+            }
+            levels.push(Level {
+                mark: self.formula.trail.len(),
+                cursor,
+            });
+            let var = Var::from_index(vars[cursor] as usize);
+            self.formula.assign(Lit::new(var, false));
         };
-        if self.step() {
-            return false;
+        if !found {
+            self.learnt.backtrack(&mut self.formula, base);
         }
-        let var = Var::from_index(vars[position] as usize);
-        for positive in [false, true] {
-            let mark = self.formula.trail.len();
-            self.formula.assign(Lit::new(var, positive));
-            if self.formula.propagate() && self.satisfy(vars, position + 1) {
-                return true;
-            }
-            self.formula.backtrack(mark);
-            if self.stop {
-                return false;
-            }
-        }
-        false
+        self.stats.conflicts += tally.conflicts;
+        self.stats.learnt_clauses += tally.learnt;
+        found
     }
 }
