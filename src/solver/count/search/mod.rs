@@ -1,8 +1,8 @@
 //! The search behind counting: DPLL with unit propagation and chronological
 //! backtracking, splitting the remaining formula into independent components and caching
 //! each sub-problem's projected count (the scheme of exact model counters such as
-//! sharpSAT). No clause is ever learnt or added, so nothing slows down as solutions pile
-//! up.
+//! sharpSAT). The counting search learns nothing, so nothing slows down as solutions
+//! pile up; only the witness searches (below) learn, each in a store of its own.
 //!
 //! The parts, each in its own module:
 //! - `propagate`: the formula as the search holds it (clauses indexed for unit
@@ -11,6 +11,7 @@
 //!   that identify sub-problems;
 //! - `cache`: the counts of sub-problems already seen, under their keys;
 //! - `gates`: the auxiliary variables decided before the projected ones;
+//! - `learn`: conflict analysis and the learnt clauses of a witness search;
 //! - this module: the search itself (decide, split, multiply, add), and where it stops.
 //!
 //! Decisions are taken on projected variables, in projection order (for a puzzle:
@@ -18,8 +19,11 @@
 //! the auxiliary variables that are AND gates of projected variables (`gate_order`). A
 //! component with no projected variable left counts 1 if it is satisfiable and 0 if not;
 //! with the foundation's encodings unit propagation has already fixed every auxiliary
-//! variable by then, so that check is free. On arbitrary CNFs it is a plain DPLL search
-//! for one witness: correct, but exponential in the worst case.
+//! variable by then, so that check is free. On arbitrary CNFs it is a CDCL search for one
+//! witness (`learn`: 1-UIP clauses, backjumping), whose learnt clauses never leave it.
+//! Measured on random 3-CNF projected on half its variables, those searches rarely
+//! conflict (1 conflict per 10-50 witness searches at n = 50-75): their time is in the
+//! count around them, so the learning costs there about as much as it saves.
 //!
 //! # Stopping early, with a proven lower bound
 //!
@@ -231,6 +235,7 @@ pub(super) struct Search<const NATIVE: bool> {
     formula: Formula<NATIVE>,
     /// The witness searches' learnt clauses (out of components and keys: see `learn`).
     learnt: Learnt,
+    levels: Vec<Level>,
     components: Components,
     cache: Cache,
     /// Per variable: its position in the decision order, or `NO_RANK` for variables
@@ -294,6 +299,7 @@ impl<const NATIVE: bool> Search<NATIVE> {
             components: Components::new(&formula),
             formula,
             learnt: Learnt::default(),
+            levels: Vec::new(),
             cache: Cache::with_bytes(limits.cache_bytes.unwrap_or(cache::DEFAULT_CACHE_BYTES)),
             rank,
             projected,
@@ -651,7 +657,9 @@ impl<const NATIVE: bool> Search<NATIVE> {
     fn satisfy(&mut self, vars: &[u32]) -> bool {
         let base = self.formula.trail.len();
         self.learnt.start(&self.formula);
-        let mut levels: Vec<Level> = Vec::new();
+        // The levels' vector is reused from one witness search to the next.
+        let mut levels = std::mem::take(&mut self.levels);
+        levels.clear();
         let mut tally = Tally::default();
         let mut cursor = 0;
         let found = loop {
@@ -684,6 +692,7 @@ impl<const NATIVE: bool> Search<NATIVE> {
         if !found {
             self.learnt.backtrack(&mut self.formula, base);
         }
+        self.levels = levels;
         self.stats.conflicts += tally.conflicts;
         self.stats.learnt_clauses += tally.learnt;
         found

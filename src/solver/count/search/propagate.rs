@@ -4,8 +4,10 @@
 //! 3 as per-literal pair lists (read whenever the literal becomes false), longer ones
 //! with two watched literals and a blocker. The assignment is a value per literal code
 //! and a trail; backtracking is chronological (undo the trail to a mark), and nothing is
-//! ever learnt or added, so propagation costs the same after a million solutions as
-//! after one.
+//! ever added to the formula, so propagation costs the same after a million solutions
+//! as after one. Each propagated literal keeps its `Reason`, and a conflict its clause
+//! (`Conflict`), for the witness searches' conflict analysis (`learn`), whose learnt
+//! clauses live outside this formula.
 //!
 //! With `NATIVE`, the cardinality constraints the CNF records (`Cnf::cardinalities`)
 //! replace their clauses: each keeps how many of its literals are true (`t`) and false

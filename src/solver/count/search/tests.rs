@@ -613,11 +613,12 @@ fn one_wide_clause_is_counted_in_linear_work() {
     assert!(stats.cache_hits + 10 >= n as u64, "{stats:?}");
 }
 
-/// A random 3-CNF over up to 14 variables near the satisfiability threshold, projected
-/// on its first 0 to 3: the witness searches (and so the learning) do most of the work.
+/// A random 3-CNF over 6 to 16 variables around the satisfiability threshold,
+/// projected on its first 0 to 2: the witness searches (and so the learning) do most of
+/// the work, and a wrong learnt clause shows as a component wrongly without a model.
 fn witness_heavy_cnf(next: &mut impl FnMut(u64) -> u64) -> Cnf {
-    let n = 4 + next(11) as usize;
-    let shown = next(4) as usize;
+    let n = 6 + next(11) as usize;
+    let shown = next(3) as usize;
     let mut cnf = Cnf::new();
     let vars: Vec<Var> = (0..n)
         .map(|i| {
@@ -628,7 +629,7 @@ fn witness_heavy_cnf(next: &mut impl FnMut(u64) -> u64) -> Cnf {
             }
         })
         .collect();
-    for _ in 0..(n * (3 + next(3) as usize)) / 2 + next(n as u64) as usize {
+    for _ in 0..(n * (7 + next(3) as usize)) / 2 {
         let clause: Vec<Lit> = (0..3)
             .map(|_| Lit::new(vars[next(n as u64) as usize], next(2) == 0))
             .collect();
