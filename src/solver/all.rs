@@ -41,6 +41,8 @@ pub const GIVE_UP: GiveUp = GiveUp {
 };
 
 /// Every solution of a CNF, distinct on its projection.
+// One value per command, moved rarely: boxing the compiled variant would buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum AllSolutions {
     /// At most `PROBE` solutions, found by the CDCL solver after the engine gave up.
     Enumerated(Vec<Assignment>),

@@ -1,8 +1,8 @@
 //! The search behind counting: DPLL with unit propagation and chronological
 //! backtracking, splitting the remaining formula into independent components and caching
 //! each sub-problem's projected count (the scheme of exact model counters such as
-//! sharpSAT). No clause is ever learnt or added, so nothing slows down as solutions pile
-//! up.
+//! sharpSAT). The counting search learns nothing, so nothing slows down as solutions
+//! pile up; only the witness searches (below) learn, each in a store of its own.
 //!
 //! The parts, each in its own module:
 //! - `propagate`: the formula as the search holds it (clauses indexed for unit
@@ -11,6 +11,7 @@
 //!   that identify sub-problems;
 //! - `cache`: the counts of sub-problems already seen, under their keys;
 //! - `gates`: the auxiliary variables decided before the projected ones;
+//! - `learn`: conflict analysis and the learnt clauses of a witness search;
 //! - this module: the search itself (decide, split, multiply, add), and where it stops.
 //!
 //! Decisions are taken on projected variables, in projection order (for a puzzle:
@@ -18,8 +19,11 @@
 //! the auxiliary variables that are AND gates of projected variables (`gate_order`). A
 //! component with no projected variable left counts 1 if it is satisfiable and 0 if not;
 //! with the foundation's encodings unit propagation has already fixed every auxiliary
-//! variable by then, so that check is free. On arbitrary CNFs it is a plain DPLL search
-//! for one witness: correct, but exponential in the worst case.
+//! variable by then, so that check is free. On arbitrary CNFs it is a CDCL search for one
+//! witness (`learn`: 1-UIP clauses, backjumping), whose learnt clauses never leave it.
+//! Measured on random 3-CNF projected on half its variables, those searches rarely
+//! conflict (1 conflict per 10-50 witness searches at n = 50-75): their time is in the
+//! count around them, so the learning costs there about as much as it saves.
 //!
 //! # Stopping early, with a proven lower bound
 //!
@@ -53,6 +57,7 @@
 mod cache;
 mod components;
 mod gates;
+mod learn;
 mod live;
 mod propagate;
 #[cfg(test)]
@@ -65,6 +70,7 @@ use cache::Cache;
 use components::{Component, Components, Key};
 use gates::gate_order;
 use gridsat_encodings::cnf::{Cardinality, Cnf, Lit, Var};
+use learn::{Learnt, Level, Tally};
 use propagate::Formula;
 use std::cmp::Reverse;
 
@@ -88,6 +94,10 @@ pub struct SearchStats {
     pub splits: u64,
     /// Components without projected variables that needed a satisfiability search.
     pub witness_searches: u64,
+    /// Conflicts met by the witness searches (each analysed, see `learn`).
+    pub conflicts: u64,
+    /// Clauses the witness searches learnt from their conflicts.
+    pub learnt_clauses: u64,
     /// Cached sub-problems without solutions.
     pub dead_ends: u64,
     /// Decisions both of whose branches had no solution.
@@ -103,12 +113,14 @@ impl std::fmt::Display for SearchStats {
         writeln!(
             f,
             "search: {} decisions ({} with no solution on either branch), {} literals set, \
-             {} gates decided first, {} witness searches",
+             {} gates decided first, {} witness searches ({} conflicts, {} clauses learnt)",
             self.decisions,
             self.dead_decisions,
             self.assignments,
             self.gates,
-            self.witness_searches
+            self.witness_searches,
+            self.conflicts,
+            self.learnt_clauses
         )?;
         write!(
             f,
@@ -221,6 +233,9 @@ pub(super) fn run(cnf: &Cnf, keep_dag: bool, limits: Limits) -> Result<Outcome, 
 
 pub(super) struct Search<const NATIVE: bool> {
     formula: Formula<NATIVE>,
+    /// The witness searches' learnt clauses (out of components and keys: see `learn`).
+    learnt: Learnt,
+    levels: Vec<Level>,
     components: Components,
     cache: Cache,
     /// Per variable: its position in the decision order, or `NO_RANK` for variables
@@ -283,6 +298,8 @@ impl<const NATIVE: bool> Search<NATIVE> {
         Search {
             components: Components::new(&formula),
             formula,
+            learnt: Learnt::default(),
+            levels: Vec::new(),
             cache: Cache::with_bytes(limits.cache_bytes.unwrap_or(cache::DEFAULT_CACHE_BYTES)),
             rank,
             projected,
@@ -622,7 +639,7 @@ impl<const NATIVE: bool> Search<NATIVE> {
     fn witness(&mut self, vars: &[u32]) -> (Count, NodeId) {
         self.stats.witness_searches += 1;
         let mark = self.formula.trail.len();
-        if !self.satisfy(vars, 0) {
+        if !self.satisfy(vars) {
             return (Count::ZERO, FALSE);
         }
         let found = self.formula.trail[mark..].to_vec();
@@ -634,28 +651,50 @@ impl<const NATIVE: bool> Search<NATIVE> {
         (Count::ONE, self.dag.push(Node::Witness(lits)))
     }
 
-    /// DPLL over `vars[from..]`; on success the satisfying assignment stays on the trail.
-    /// False when there is none, or when the search was stopped first.
-    fn satisfy(&mut self, vars: &[u32], from: usize) -> bool {
-        let Some(position) = (from..vars.len()).find(|&i| !self.formula.is_assigned(vars[i]))
-        else {
-            return true;
+    /// CDCL over the unassigned variables of `vars` (see `learn`); on success the
+    /// satisfying assignment stays on the trail, else the trail is as it was. False
+    /// when there is none, or when the search was stopped first.
+    fn satisfy(&mut self, vars: &[u32]) -> bool {
+        let base = self.formula.trail.len();
+        self.learnt.start(&self.formula);
+        // The levels' vector is reused from one witness search to the next.
+        let mut levels = std::mem::take(&mut self.levels);
+        levels.clear();
+        let mut tally = Tally::default();
+        let mut cursor = 0;
+        let found = loop {
+            if !self.learnt.propagate_all(&mut self.formula) {
+                tally.conflicts += 1;
+                if levels.is_empty() {
+                    break false;
+                }
+                cursor = self
+                    .learnt
+                    .learn(&mut self.formula, &mut levels, &mut tally);
+                continue;
+            }
+            while cursor < vars.len() && self.formula.is_assigned(vars[cursor]) {
+                cursor += 1;
+            }
+            if cursor == vars.len() {
+                break true;
+            }
+            if self.step() {
+                break false;
+            }
+            levels.push(Level {
+                mark: self.formula.trail.len(),
+                cursor,
+            });
+            let var = Var::from_index(vars[cursor] as usize);
+            self.formula.assign(Lit::new(var, false));
         };
-        if self.step() {
-            return false;
+        if !found {
+            self.learnt.backtrack(&mut self.formula, base);
         }
-        let var = Var::from_index(vars[position] as usize);
-        for positive in [false, true] {
-            let mark = self.formula.trail.len();
-            self.formula.assign(Lit::new(var, positive));
-            if self.formula.propagate() && self.satisfy(vars, position + 1) {
-                return true;
-            }
-            self.formula.backtrack(mark);
-            if self.stop {
-                return false;
-            }
-        }
-        false
+        self.levels = levels;
+        self.stats.conflicts += tally.conflicts;
+        self.stats.learnt_clauses += tally.learnt;
+        found
     }
 }

@@ -4,8 +4,10 @@
 //! 3 as per-literal pair lists (read whenever the literal becomes false), longer ones
 //! with two watched literals and a blocker. The assignment is a value per literal code
 //! and a trail; backtracking is chronological (undo the trail to a mark), and nothing is
-//! ever learnt or added, so propagation costs the same after a million solutions as
-//! after one.
+//! ever added to the formula, so propagation costs the same after a million solutions
+//! as after one. Each propagated literal keeps its `Reason`, and a conflict its clause
+//! (`Conflict`), for the witness searches' conflict analysis (`learn`), whose learnt
+//! clauses live outside this formula.
 //!
 //! With `NATIVE`, the cardinality constraints the CNF records (`Cnf::cardinalities`)
 //! replace their clauses: each keeps how many of its literals are true (`t`) and false
@@ -16,6 +18,35 @@
 //! bookkeeping is compiled out and formulas without records pay nothing for it.
 
 use gridsat_encodings::cnf::{Cardinality, Lit};
+
+/// Why a literal was set by propagation, kept per variable for conflict analysis
+/// (`learn`): the clause (or native constraint) that forced it. The literals a reason
+/// names are false.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Reason {
+    /// A decision, or a literal set before the search (never analysed).
+    Decision,
+    /// The binary clause of the literal and this one.
+    Binary(Lit),
+    /// The clause of length 3 of the literal and these two.
+    Ternary(Lit, Lit),
+    /// Long clause `id`.
+    Long(u32),
+    /// Native constraint `c`, at one of its bounds.
+    Card(u32),
+    /// Learnt clause `id` of the witness search's store (`learn::Learnt`).
+    Learnt(u32),
+}
+
+/// The clause that `propagate` found false, as its literals (or where to read them).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Conflict {
+    Binary(Lit, Lit),
+    Ternary(Lit, Lit, Lit),
+    Long(u32),
+    Card(u32),
+    Learnt(u32),
+}
 
 #[derive(Clone, Copy)]
 struct Watch {
@@ -109,6 +140,10 @@ pub(super) struct Formula<const NATIVE: bool> {
     pub card_by_var: Vec<Vec<u32>>,
     /// Literals set by decisions and unit propagation (`SearchStats::assignments`).
     pub assignments: u64,
+    /// Per variable: why it was set, while it is assigned by propagation.
+    pub reason: Vec<Reason>,
+    /// What the last `propagate` that returned false found false.
+    pub conflict: Conflict,
 }
 
 impl<const NATIVE: bool> Formula<NATIVE> {
@@ -141,6 +176,8 @@ impl<const NATIVE: bool> Formula<NATIVE> {
             card_occ: vec![Vec::new(); if NATIVE { 2 * n } else { 0 }],
             card_by_var: vec![Vec::new(); if NATIVE { n } else { 0 }],
             assignments: 0,
+            reason: vec![Reason::Decision; n],
+            conflict: Conflict::Long(0),
         };
         for card in native {
             formula.add_card(card);
@@ -266,6 +303,13 @@ impl<const NATIVE: bool> Formula<NATIVE> {
         self.value[2 * var as usize] != 0
     }
 
+    /// Sets `lit`, forced by `reason`.
+    #[inline(always)]
+    pub fn imply(&mut self, lit: Lit, reason: Reason) {
+        self.reason[lit.var().index()] = reason;
+        self.assign(lit);
+    }
+
     #[inline(always)]
     pub fn assign(&mut self, lit: Lit) {
         self.assignments += 1;
@@ -293,6 +337,7 @@ impl<const NATIVE: bool> Formula<NATIVE> {
         let card = self.cards[c as usize];
         let n = card.len();
         if card.t > card.hi || card.f.saturating_add(card.lo) > n {
+            self.conflict = Conflict::Card(c);
             return false;
         }
         if card.t + card.f == n {
@@ -308,7 +353,7 @@ impl<const NATIVE: bool> Formula<NATIVE> {
         for k in card.start..card.end {
             let lit = self.card_lits[k as usize];
             if self.value[lit.code()] == 0 {
-                self.assign(if value { lit } else { !lit });
+                self.imply(if value { lit } else { !lit }, Reason::Card(c));
             }
         }
         true
@@ -380,10 +425,11 @@ impl<const NATIVE: bool> Formula<NATIVE> {
                 match self.value[lit.code()] {
                     1 => {}
                     -1 => {
+                        self.conflict = Conflict::Binary(falsified, lit);
                         ok = false;
                         break;
                     }
-                    _ => self.assign(lit),
+                    _ => self.imply(lit, Reason::Binary(falsified)),
                 }
             }
             self.implications[falsified.code()] = implied;
@@ -400,11 +446,12 @@ impl<const NATIVE: bool> Formula<NATIVE> {
                 }
                 match (vb, vc) {
                     (-1, -1) => {
+                        self.conflict = Conflict::Ternary(falsified, b, c);
                         ok = false;
                         break;
                     }
-                    (-1, _) => self.assign(c),
-                    (_, -1) => self.assign(b),
+                    (-1, _) => self.imply(c, Reason::Ternary(falsified, b)),
+                    (_, -1) => self.imply(b, Reason::Ternary(falsified, c)),
                     _ => {}
                 }
             }
@@ -454,6 +501,7 @@ impl<const NATIVE: bool> Formula<NATIVE> {
                 watching[write] = kept;
                 write += 1;
                 if self.value[other.code()] == -1 {
+                    self.conflict = Conflict::Long(id);
                     conflict = true;
                     while read < watching.len() {
                         watching[write] = watching[read];
@@ -461,7 +509,7 @@ impl<const NATIVE: bool> Formula<NATIVE> {
                         read += 1;
                     }
                 } else {
-                    self.assign(other);
+                    self.imply(other, Reason::Long(id));
                 }
             }
             watching.truncate(write);
@@ -471,6 +519,63 @@ impl<const NATIVE: bool> Formula<NATIVE> {
             }
         }
         true
+    }
+
+    /// Appends to `out` the false literals that forced `lit` by a clause or native
+    /// constraint of the formula (`reason` is not `Learnt` nor `Decision`).
+    pub fn reason_lits(&self, lit: Lit, reason: Reason, out: &mut Vec<Lit>) {
+        match reason {
+            Reason::Decision | Reason::Learnt(_) => {}
+            Reason::Binary(a) => out.push(a),
+            Reason::Ternary(a, b) => out.extend([a, b]),
+            Reason::Long(id) => {
+                out.extend(self.long_clause(id).iter().filter(|l| l.var() != lit.var()))
+            }
+            Reason::Card(c) => {
+                // Forced true at the lower bound by the false literals set before it,
+                // forced false at the upper bound by the true ones.
+                let card = self.cards[c as usize];
+                let lits = &self.card_lits[card.start as usize..card.end as usize];
+                let at_lower = lits.contains(&lit);
+                let before = self.position[lit.var().index()];
+                for &l in lits {
+                    let value = self.value[l.code()];
+                    if value == 0 || self.position[l.var().index()] >= before {
+                        continue;
+                    }
+                    match (at_lower, value) {
+                        (true, -1) => out.push(l),
+                        (false, 1) => out.push(!l),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends to `out` the literals, all false, of the clause `propagate` found false
+    /// (`conflict` is not `Learnt`).
+    pub fn conflict_lits(&self, conflict: Conflict, out: &mut Vec<Lit>) {
+        match conflict {
+            Conflict::Learnt(_) => {}
+            Conflict::Binary(a, b) => out.extend([a, b]),
+            Conflict::Ternary(a, b, c) => out.extend([a, b, c]),
+            Conflict::Long(id) => out.extend_from_slice(self.long_clause(id)),
+            Conflict::Card(c) => {
+                // Too many true literals (not all of them true), or too many false
+                // ones (not all of them false).
+                let card = self.cards[c as usize];
+                let lits = &self.card_lits[card.start as usize..card.end as usize];
+                let over = card.t > card.hi;
+                for &l in lits {
+                    match (over, self.value[l.code()]) {
+                        (true, 1) => out.push(!l),
+                        (false, -1) => out.push(l),
+                        _ => {}
+                    }
+                }
+            }
+        }
     }
 
     /// The native constraints' part of `propagate`, for a literal just processed
