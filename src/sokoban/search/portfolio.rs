@@ -10,6 +10,10 @@
 //! same limits; if that search does not finish, A*'s plan is kept with its moves *not
 //! proven fewest*. (Asking SAT for fewer moves at the now known push count would need
 //! the SAT horizon at that count, which is exactly what SAT failed to reach first.)
+//!
+//! When the proof is not in sight (a quarter of the time limit gone, or A* given up),
+//! the quick search joins as a third thread: if nothing is proven by the end, its best
+//! plan is the answer, with the bound beside it (see `QUICK_JOINS_AT`).
 
 use super::astar;
 use super::moves::{self, MovesReport};
