@@ -445,7 +445,7 @@ impl Portfolio {
 /// Whether the quick search may still join: not once the level's budget has ended,
 /// nor once the bound is past `--max-pushes` (no plan it may print is left to find).
 fn may_join(limits: &Limits, got: &Gathered) -> bool {
-    !limits.expired() && !limits.max_pushes.is_some_and(|m| got.bound > m)
+    !limits.expired() && limits.max_pushes.is_none_or(|m| got.bound <= m)
 }
 
 /// A* was told to stop: it answers within a few milliseconds (`GRACE` at most) with its
