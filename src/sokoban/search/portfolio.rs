@@ -17,7 +17,7 @@
 
 use super::astar;
 use super::moves::{self, MovesReport};
-use super::quick::plans::{plans, BestPlan, QuickEvent, QuickReport};
+use super::quick::plans::{plans, unproven_outcome, BestPlan, QuickEvent, QuickReport};
 use super::sat::{solve_with, EncodingSize, Progress, SatOptions};
 use crate::limits::GRACE;
 use crate::sokoban::{Limits, Outcome};
@@ -168,24 +168,9 @@ impl Gathered {
     /// each search stopped.
     fn finish(self, started: Instant) -> PortfolioResult {
         let (best, quick) = self.plans.finish();
-        let (outcome, winner) = match best {
-            Some(plan) => {
-                let solution = crate::sokoban::Solution::with_bound(plan, self.bound);
-                let by = self.bound_by.filter(|_| solution.push_optimal);
-                (Outcome::Solved(solution), by)
-            }
-            None => (
-                Outcome::GaveUp {
-                    reason: if self.reasons.is_empty() {
-                        "time limit".into()
-                    } else {
-                        self.reasons.join("; ")
-                    },
-                    no_plan_below: self.bound,
-                },
-                None,
-            ),
-        };
+        let outcome = unproven_outcome(best, self.bound, &self.reasons);
+        let proven = matches!(&outcome, Outcome::Solved(s) if s.push_optimal);
+        let winner = self.bound_by.filter(|_| proven);
         PortfolioResult {
             push_seconds: winner.map(|_| started.elapsed().as_secs_f64()),
             outcome,

@@ -10,11 +10,11 @@
 //! Without a deadline the first plan ends the level: A* is stopped and its bound taken.
 //! A plan whose pushes the bound reaches is push-optimal after all, and says so.
 
-use super::plans::{plans, BestPlan, QuickEvent, QuickReport};
+use super::plans::{plans, unproven_outcome, BestPlan, QuickEvent, QuickReport};
 use crate::limits::GRACE;
 use crate::sokoban::search::astar::{self, SearchStats};
 use crate::sokoban::search::moves::{self, MovesReport};
-use crate::sokoban::{Limits, Outcome, Solution};
+use crate::sokoban::{Limits, Outcome};
 use gridsat_encodings::sokoban::{Analysis, Level};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -169,24 +169,9 @@ impl Run {
     /// The outcome from the best plan and the bound (gave up without a plan).
     fn finish(self, started: Instant) -> Anytime {
         let (best, quick) = self.plans.finish();
-        let (outcome, proved_by) = match best {
-            Some(plan) => {
-                let solution = Solution::with_bound(plan, self.bound);
-                let by = solution.push_optimal.then_some("astar");
-                (Outcome::Solved(solution), by)
-            }
-            None => (
-                Outcome::GaveUp {
-                    reason: if self.reasons.is_empty() {
-                        "time limit".into()
-                    } else {
-                        self.reasons.join("; ")
-                    },
-                    no_plan_below: self.bound,
-                },
-                None,
-            ),
-        };
+        let outcome = unproven_outcome(best, self.bound, &self.reasons);
+        let proven = matches!(&outcome, Outcome::Solved(s) if s.push_optimal);
+        let proved_by = proven.then_some("astar");
         Anytime {
             push_seconds: proved_by.map(|_| started.elapsed().as_secs_f64()),
             outcome,

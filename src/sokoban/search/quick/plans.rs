@@ -143,3 +143,20 @@ impl BestPlan {
         Ok(())
     }
 }
+
+/// How a search that proved nothing ends: its best plan with the bound beside it
+/// (push-optimal when the bound reaches it), else giving up with the bound and why each
+/// search stopped.
+pub fn unproven_outcome(best: Option<Vec<Push>>, bound: usize, reasons: &[String]) -> Outcome {
+    match best {
+        Some(plan) => Outcome::Solved(crate::sokoban::Solution::with_bound(plan, bound)),
+        None => Outcome::GaveUp {
+            reason: if reasons.is_empty() {
+                "time limit".into()
+            } else {
+                reasons.join("; ")
+            },
+            no_plan_below: bound,
+        },
+    }
+}
