@@ -22,6 +22,7 @@ use std::ops::ControlFlow;
 #[command(
     after_help = "Examples:\n  gridsat count-cnf formula.cnf\n  gridsat count-cnf --list formula.cnf\n  \
     gridsat count-cnf --order dynamic random-3cnf.cnf\n  \
+    gridsat count-cnf --order dynamic --eliminate projected-3cnf.cnf\n  \
     gridsat count-cnf --timeout 10 --format json formula.cnf\n\n\
     The projection is the union of the file's `c p show V1 V2 ... 0` lines (or `c ind ... 0`);\n\
     without one, every variable is projected (plain model counting).\n\n\
@@ -44,6 +45,14 @@ pub struct Args {
     /// formulas without such structure, such as random CNFs). The count is the same.
     #[arg(long, value_enum, default_value = "fixed")]
     pub order: Order,
+
+    /// Before counting, resolve away the variables outside the projection where that
+    /// barely grows the formula (bounded variable elimination). The count is the same;
+    /// best on formulas with many unprojected variables and no grid behind them (random
+    /// CNFs projected on some variables, with `--order dynamic`), bad on puzzle formulas,
+    /// whose auxiliary variables the search works through.
+    #[arg(long)]
+    pub eliminate: bool,
 
     #[command(flatten)]
     pub output: OutputArgs,
@@ -74,7 +83,8 @@ pub fn run_to(args: &Args, mut out: impl Write) -> anyhow::Result<Exit> {
     let cnf = read_dimacs(&args.file)?;
     let engine = Engine::new(&cnf)
         .budget(&budget)
-        .dynamic_order(args.order == Order::Dynamic);
+        .dynamic_order(args.order == Order::Dynamic)
+        .eliminate(args.eliminate);
     let progress = Progress::spinner("counting");
     let watch = progress.watch_status(status, String::new);
     let json = args.output.format == Format::Json;

@@ -140,6 +140,17 @@ impl<'a> Engine<'a> {
         self
     }
 
+    /// Resolves away the variables outside the projection before the search, where
+    /// that barely grows the formula (bounded variable elimination; the count is the
+    /// same, and listing gives them their values back). Pays on formulas with many
+    /// unprojected variables and no structure, such as random CNFs projected on some of
+    /// their variables; on puzzle formulas it removes the auxiliary variables that unit
+    /// propagation and the fixed order work through, so it is off unless asked for.
+    pub fn eliminate(mut self, eliminate: bool) -> Engine<'a> {
+        self.limits.eliminate = eliminate;
+        self
+    }
+
     pub fn give_up(mut self, rule: GiveUp) -> Engine<'a> {
         self.limits.give_up = Some(rule);
         self
@@ -211,6 +222,8 @@ pub struct Solutions {
     /// The cardinality constraints with auxiliary variables: the search left those
     /// out, and listing gives them their values.
     counters: Vec<Cardinality>,
+    /// The variables resolved away before the search: listing gives them values too.
+    eliminated: search::Eliminated,
 }
 
 impl Solutions {
@@ -238,6 +251,7 @@ impl Solutions {
                 .filter(|c| !c.aux.is_empty())
                 .cloned()
                 .collect(),
+            eliminated: outcome.eliminated,
         }
     }
 
@@ -315,6 +329,9 @@ impl Solutions {
         debug_assert!(self.dag.is_kept());
         let mut values = vec![false; self.num_vars];
         self.dag.set(&self.root.lits, &mut values);
-        self.dag.walk(self.root.child, &mut values, visit)
+        self.dag.walk(self.root.child, &mut values, &mut |values| {
+            self.eliminated.extend(values);
+            visit(values)
+        })
     }
 }

@@ -56,6 +56,7 @@
 
 mod cache;
 mod components;
+mod eliminate;
 mod gates;
 mod learn;
 mod live;
@@ -68,6 +69,7 @@ use super::number::Count;
 use crate::limits::Budget;
 use cache::Cache;
 use components::{Component, Components, Key};
+pub(crate) use eliminate::Eliminated;
 use gates::gate_order;
 use gridsat_encodings::cnf::{Cardinality, Cnf, Lit, Var};
 use learn::{Learnt, Level, Tally};
@@ -105,6 +107,8 @@ pub struct SearchStats {
     /// Auxiliary variables recognised as AND gates of projected variables, which the
     /// search decides before the projected variables (see `gate_order`).
     pub gates: u64,
+    /// Unprojected variables resolved away before the search (`Engine::eliminate`).
+    pub eliminated: u64,
 }
 
 /// Two lines a reader can take in: the search, then the cache and the components.
@@ -122,6 +126,13 @@ impl std::fmt::Display for SearchStats {
             self.conflicts,
             self.learnt_clauses
         )?;
+        if self.eliminated > 0 {
+            writeln!(
+                f,
+                "before it: {} unprojected variables resolved away",
+                self.eliminated
+            )?;
+        }
         write!(
             f,
             "cache: {} entries stored, {} hits, {} without solutions, {} evictions; \
@@ -162,6 +173,8 @@ pub(super) struct Limits {
     /// Decide, in each sub-problem, the variable in the most clauses not yet satisfied,
     /// instead of the first in the fixed order (see `Engine::dynamic_order`).
     pub dynamic_order: bool,
+    /// Resolve away the unprojected variables first (see `eliminate`).
+    pub eliminate: bool,
 }
 
 /// What `Search::run` found: the count, and the DAG to list solutions from.
@@ -170,6 +183,8 @@ pub(super) struct Outcome {
     pub dag: Dag,
     pub root: Edge,
     pub stats: SearchStats,
+    /// The variables resolved away before the search, which listing gives values.
+    pub eliminated: Eliminated,
 }
 
 /// A search that stopped before its end: the number of solutions it proved to exist by
@@ -246,6 +261,8 @@ pub(super) struct Search<const NATIVE: bool> {
     projected: Vec<bool>,
     dag: Dag,
     stats: SearchStats,
+    /// The variables resolved away before the search (`Limits::eliminate`).
+    eliminated: Eliminated,
     limits: Limits,
     /// Whether the sub-problem after each decision is looked up in the cache (which
     /// needs its key); else only those after a component analysis are. See
@@ -280,12 +297,25 @@ impl<const NATIVE: bool> Search<NATIVE> {
         for card in native {
             replaced[card.clauses.clone()].fill(true);
         }
-        let kept: Vec<&[Lit]> = cnf
+        let mut kept: Vec<&[Lit]> = cnf
             .clauses()
             .zip(&replaced)
             .filter(|&(_, &r)| !r)
             .map(|(c, _)| c)
             .collect();
+        let (reduced, eliminated) = if limits.eliminate {
+            // Projected variables, and those a native constraint reads, are kept.
+            let mut keep = projected.clone();
+            for lit in native.iter().flat_map(|card| &card.lits) {
+                keep[lit.var().index()] = true;
+            }
+            eliminate::eliminate(n, &kept, &keep)
+        } else {
+            (Vec::new(), Eliminated::default())
+        };
+        if limits.eliminate {
+            kept = reduced.iter().map(Vec::as_slice).collect();
+        }
         let gates = gate_order(n, &kept, &projected);
         let mut rank = vec![NO_RANK; n];
         let order = gates.iter().chain(cnf.projection());
@@ -306,8 +336,10 @@ impl<const NATIVE: bool> Search<NATIVE> {
             dag: Dag::new(keep_dag),
             stats: SearchStats {
                 gates: gates.len() as u64,
+                eliminated: eliminated.len() as u64,
                 ..SearchStats::default()
             },
+            eliminated,
             limits,
             cache_decisions: true,
             stop: false,
@@ -329,7 +361,11 @@ impl<const NATIVE: bool> Search<NATIVE> {
                 count: Count::ZERO,
                 dag: Dag::new(false),
                 root: Edge::DEAD,
-                stats: SearchStats::default(),
+                stats: SearchStats {
+                    eliminated: self.stats.eliminated,
+                    ..SearchStats::default()
+                },
+                eliminated: self.eliminated,
             });
         }
         let all: Vec<u32> = (0..self.formula.num_vars as u32).collect();
@@ -353,6 +389,7 @@ impl<const NATIVE: bool> Search<NATIVE> {
             root: Edge { lits, child },
             stats: self.stats(),
             dag: self.dag,
+            eliminated: self.eliminated,
         })
     }
 

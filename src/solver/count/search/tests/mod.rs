@@ -3,6 +3,9 @@ use super::*;
 /// The witness search's learning (`learn.rs`), against the same brute force.
 mod learning;
 
+/// Resolving unprojected variables away first (`eliminate.rs`), against the same brute force.
+mod eliminate;
+
 /// Rows of a grid where each row holds at most one true cell and adjacent rows may
 /// not both use the same column: many sub-problems, many cache hits.
 fn grid_cnf(rows: usize, cols: usize) -> Cnf {
