@@ -111,9 +111,17 @@ pub struct SearchStats {
     pub eliminated: u64,
 }
 
-/// Two lines a reader can take in: the search, then the cache and the components.
+/// Two lines a reader can take in: the search, then the cache and the components
+/// (after a line for the elimination, when there was one).
 impl std::fmt::Display for SearchStats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.eliminated > 0 {
+            writeln!(
+                f,
+                "elimination: {} unprojected variables resolved away before the search",
+                self.eliminated
+            )?;
+        }
         writeln!(
             f,
             "search: {} decisions ({} with no solution on either branch), {} literals set, \
@@ -126,13 +134,7 @@ impl std::fmt::Display for SearchStats {
             self.conflicts,
             self.learnt_clauses
         )?;
-        if self.eliminated > 0 {
-            writeln!(
-                f,
-                "before it: {} unprojected variables resolved away",
-                self.eliminated
-            )?;
-        }
+
         write!(
             f,
             "cache: {} entries stored, {} hits, {} without solutions, {} evictions; \
