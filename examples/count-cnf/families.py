@@ -4,10 +4,10 @@
     python3 -m pip install --user pyganak          # Ganak's Python bindings (PyPI)
     cargo build --release --bins
     python3 examples/count-cnf/families.py [--timeout S] [--seed N] [--order fixed|dynamic]
-        [--only FAMILY] [--keep DIR]
+        [--eliminate] [--only FAMILY] [--keep DIR]
 
 Writes each formula as a DIMACS file (in a temporary folder, or DIR with --keep), counts
-it with `target/release/gridsat count-cnf FILE --order ORDER --timeout S` and with Ganak
+it with `target/release/gridsat count-cnf FILE --order ORDER [--eliminate] --timeout S` and with Ganak
 (`examples/count-cnf/ganak.py FILE`, killed after S seconds), and prints one Markdown row
 per formula (both counts, both CPU times, their ratio) and one row per family (the
 median ratio over the formulas both finished, and how many each finished). A count on
@@ -127,8 +127,10 @@ def timed(argv, timeout):
     return text, cpu, finished
 
 
-def gridsat_count(path, timeout, order):
+def gridsat_count(path, timeout, order, eliminate):
     argv = [GRIDSAT, "count-cnf", path, "--order", order, "--timeout", str(timeout)]
+    if eliminate:
+        argv.append("--eliminate")
     text, cpu, finished = timed(argv, timeout + 5)
     # `count-cnf` prints the count when it finished, `at least N` when it stopped.
     words = text.split()
@@ -148,6 +150,8 @@ def main():
     parser.add_argument("--seed", type=int, default=18, help="seed of the random formulas (18)")
     parser.add_argument("--order", choices=["fixed", "dynamic"], default="fixed",
                         help="gridsat's decision order (count-cnf --order; fixed)")
+    parser.add_argument("--eliminate", action="store_true",
+                        help="resolve unprojected variables away first (count-cnf --eliminate)")
     parser.add_argument("--only", help="run only the families whose name contains this")
     parser.add_argument("--keep", help="write the formulas into this folder and keep them")
     args = parser.parse_args()
@@ -158,14 +162,15 @@ def main():
     os.makedirs(folder, exist_ok=True)
     disagreements = 0
     by_family = {}
-    print(f"timeout {args.timeout} s per run, seed {args.seed}, gridsat --order {args.order}")
+    eliminate = " --eliminate" if args.eliminate else ""
+    print(f"timeout {args.timeout} s per run, seed {args.seed}, gridsat --order {args.order}{eliminate}")
     print()
     print("| family | formula | count | gridsat CPU s | Ganak CPU s | gridsat / Ganak |")
     print("|---|---|---:|---:|---:|---:|")
     for family, name, path in families(rng, folder):
         if args.only and args.only not in family:
             continue
-        ours, our_cpu = gridsat_count(path, args.timeout, args.order)
+        ours, our_cpu = gridsat_count(path, args.timeout, args.order, args.eliminate)
         theirs, their_cpu = ganak_count(path, args.timeout)
         if ours is not None and theirs is not None and ours != theirs:
             disagreements += 1
