@@ -19,8 +19,9 @@ Families (seeded, so a run can be repeated):
 - the same, projected on the first half of the variables;
 - k-colourings of an m x m grid graph (one-hot: each cell one of k colours, neighbours
   different), projected on the colour variables: k = 3, m = 5, 7, 9, 11;
-- the puzzles: every puzzle's `--dimacs` formula from the examples (Star Battle,
-  Battleship), projected on the board.
+- the puzzles: `--dimacs` formulas from the examples of every puzzle (Star Battle and
+  Battleship projected on the board, Full Board's minimum game and Sokoban's push-optimal
+  horizon on the puzzle's own variables).
 CPU seconds are the child process's user + system time (`resource.getrusage`).
 """
 
@@ -93,17 +94,22 @@ def families(rng, folder):
         write_cnf(path, num_vars, clauses, comment=f"3-colourings of the {m}x{m} grid")
         out.append(("3-colourings of an m x m grid", f"m={m}", path))
     puzzles = [
-        ("star-battle", "examples/star-battle/twonot2.txt", ["--stars", "1", "--rule", "at-most"]),
-        ("star-battle", "examples/star-battle/twonot1.txt", ["--stars", "1", "--rule", "at-most"]),
-        ("star-battle", "examples/star-battle/custom2.txt", ["--stars", "2", "--rule", "at-most"]),
-        ("battleship", "examples/battleship/puzzle10.txt", []),
-        ("battleship", "examples/battleship/puzzle1.txt", []),
+        ("star-battle", "examples/star-battle/twonot2.txt", ["--stars", "1", "--rule", "at-most", "--count"]),
+        ("star-battle", "examples/star-battle/twonot1.txt", ["--stars", "1", "--rule", "at-most", "--count"]),
+        ("star-battle", "examples/star-battle/custom2.txt", ["--stars", "2", "--rule", "at-most", "--count"]),
+        ("battleship", "examples/battleship/puzzle10.txt", ["--count"]),
+        ("battleship", "examples/battleship/puzzle1.txt", ["--count"]),
+        # Full Board's first small map at its minimum number of moves, and Microban 1 at
+        # its push-optimal horizon, each projected on the game's own variables (both
+        # have exactly one model there).
+        ("full-board", "examples/full-board/set-2016-smallmaps.txt", ["--map", "1", "--count"]),
+        ("sokoban", "examples/sokoban/microban-1-10.xsb", ["--method", "sat"]),
     ]
     for command, file, flags in puzzles:
-        name = os.path.basename(file).removesuffix(".txt")
+        name = os.path.basename(file).removesuffix(".txt").removesuffix(".xsb")
         path = os.path.join(folder, f"{command}-{name}.cnf")
         subprocess.run(
-            [GRIDSAT, command, os.path.join(ROOT, file), *flags, "--count", "--dimacs", path],
+            [GRIDSAT, command, os.path.join(ROOT, file), *flags, "--dimacs", path],
             stdout=subprocess.DEVNULL,
         )
         if not os.path.exists(path):
