@@ -24,6 +24,7 @@
 //! Listing needs a value for every variable: `Eliminated::extend` gives the eliminated
 //! ones theirs, last eliminated first, from the clauses each one took with it.
 
+use crate::limits::Budget;
 use gridsat_encodings::cnf::{Lit, Var};
 
 /// At most this many clauses more after a variable is resolved away than before.
@@ -33,6 +34,9 @@ const MAX_RESOLVENT: usize = 24;
 /// A variable whose positive and negative clauses make more pairs than this is kept:
 /// trying it would cost more than it is likely to save.
 const MAX_PAIRS: usize = 4096;
+/// Variables tried between two looks at the budget (each try costs at most `MAX_PAIRS`
+/// resolutions).
+const BUDGET_POLL: usize = 64;
 
 /// The variables resolved away, in order, each with the clauses it took with it.
 #[derive(Clone, Debug, Default)]
@@ -64,10 +68,14 @@ impl Eliminated {
 /// `clauses` over `num_vars` variables with every variable not in `keep` that bounded
 /// elimination allows resolved away; the eliminated variables for `Eliminated::extend`.
 /// Tautologies are dropped and literals made unique on the way.
+///
+/// Stops early (with what it resolved so far, which is as sound) once `budget` has run
+/// out, so that `--timeout` holds here too; the search then stops at its first poll.
 pub(super) fn eliminate(
     num_vars: usize,
     clauses: &[&[Lit]],
     keep: &[bool],
+    budget: Option<&Budget>,
 ) -> (Vec<Vec<Lit>>, Eliminated) {
     let mut state = State::new(num_vars, clauses);
     let mut eliminated = Eliminated::default();
@@ -81,7 +89,10 @@ pub(super) fn eliminate(
         candidates.retain(|&v| state.occurrences(v) > 0);
         candidates.sort_by_cached_key(|&v| state.pairs(v));
         let before = eliminated.len();
-        for &var in &candidates {
+        for (tried, &var) in candidates.iter().enumerate() {
+            if tried % BUDGET_POLL == 0 && budget.is_some_and(Budget::expired) {
+                return (state.into_clauses(), eliminated);
+            }
             if let Some(removed) = state.try_eliminate(var) {
                 eliminated.steps.push((var, removed));
             }

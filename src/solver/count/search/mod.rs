@@ -311,7 +311,7 @@ impl<const NATIVE: bool> Search<NATIVE> {
             for lit in native.iter().flat_map(|card| &card.lits) {
                 keep[lit.var().index()] = true;
             }
-            eliminate::eliminate(n, &kept, &keep)
+            eliminate::eliminate(n, &kept, &keep, limits.budget.as_ref())
         } else {
             (Vec::new(), Eliminated::default())
         };

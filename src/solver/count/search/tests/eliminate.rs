@@ -116,3 +116,19 @@ fn a_stopped_search_after_elimination_proves_a_lower_bound() {
     }
     assert!(stopped >= 200, "{stopped} stops");
 }
+
+/// A budget that is already spent stops the elimination before its first variable (and
+/// the search at its first poll), with a bound that is still sound.
+#[test]
+fn a_spent_budget_stops_the_elimination_too() {
+    let mut next = below_from(0x510e_527f_ade6_82d1);
+    let cnf = (0..)
+        .map(|_| elimination_cnf(&mut next))
+        .find(|cnf| Engine::new(cnf).eliminate(true).count().1.eliminated > 0)
+        .expect("a formula with a variable to resolve away");
+    let spent = crate::limits::Budget::starting_now(Some(std::time::Duration::ZERO));
+    let (count, stats) = Engine::new(&cnf).eliminate(true).budget(&spent).count();
+    assert_eq!(stats.eliminated, 0);
+    let exact = brute_force(&cnf).len() as u128;
+    assert!(count.err().expect("stopped").at_least <= Count::from(exact));
+}
