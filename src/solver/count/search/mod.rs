@@ -10,6 +10,7 @@
 //! - `components`: splitting a sub-problem into independent components, and the keys
 //!   that identify sub-problems;
 //! - `cache`: the counts of sub-problems already seen, under their keys;
+//! - `eliminate`: resolving unprojected variables away before the search, when asked;
 //! - `gates`: the auxiliary variables decided before the projected ones;
 //! - `learn`: conflict analysis and the learnt clauses of a witness search;
 //! - this module: the search itself (decide, split, multiply, add), and where it stops.
@@ -134,7 +135,6 @@ impl std::fmt::Display for SearchStats {
             self.conflicts,
             self.learnt_clauses
         )?;
-
         write!(
             f,
             "cache: {} entries stored, {} hits, {} without solutions, {} evictions; \
@@ -299,7 +299,7 @@ impl<const NATIVE: bool> Search<NATIVE> {
         for card in native {
             replaced[card.clauses.clone()].fill(true);
         }
-        let mut kept: Vec<&[Lit]> = cnf
+        let kept: Vec<&[Lit]> = cnf
             .clauses()
             .zip(&replaced)
             .filter(|&(_, &r)| !r)
@@ -315,9 +315,11 @@ impl<const NATIVE: bool> Search<NATIVE> {
         } else {
             (Vec::new(), Eliminated::default())
         };
-        if limits.eliminate {
-            kept = reduced.iter().map(Vec::as_slice).collect();
-        }
+        let kept: Vec<&[Lit]> = if limits.eliminate {
+            reduced.iter().map(Vec::as_slice).collect()
+        } else {
+            kept
+        };
         let gates = gate_order(n, &kept, &projected);
         let mut rank = vec![NO_RANK; n];
         let order = gates.iter().chain(cnf.projection());
