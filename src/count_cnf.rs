@@ -9,7 +9,7 @@
 use crate::cli::{Exit, Format, LimitArgs, OutputArgs, SolverArgs};
 use crate::dimacs::read_dimacs;
 use crate::progress::{Progress, Status};
-use crate::solver::count::{Count, Engine, SearchStats, Solutions};
+use crate::solver::count::{count_racing, Count, Engine, SearchStats, Solutions};
 use gridsat_encodings::cnf::Cnf;
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -23,6 +23,7 @@ use std::ops::ControlFlow;
     after_help = "Examples:\n  gridsat count-cnf formula.cnf\n  gridsat count-cnf --list formula.cnf\n  \
     gridsat count-cnf --order dynamic random-3cnf.cnf\n  \
     gridsat count-cnf --order dynamic --eliminate projected-3cnf.cnf\n  \
+    gridsat count-cnf --order fixed --stats puzzle.cnf\n  \
     gridsat count-cnf --timeout 10 --format json formula.cnf\n\n\
     The projection is the union of the file's `c p show V1 V2 ... 0` lines (or `c ind ... 0`);\n\
     without one, every variable is projected (plain model counting).\n\n\
@@ -42,15 +43,19 @@ pub struct Args {
     /// The decision order: `fixed` follows the file's projection (best on puzzle
     /// formulas: the cache becomes a dynamic program over the board's rows), `dynamic`
     /// decides in each sub-problem the variable in the most open clauses (best on
-    /// formulas without such structure, such as random CNFs). The count is the same.
-    #[arg(long, value_enum, default_value = "fixed")]
+    /// formulas without such structure, such as random CNFs), and `auto` races the two
+    /// on two threads, `fixed` as given against `dynamic` with `--eliminate`, and takes
+    /// the first count (each with half the cache; `--list` lists in the fixed order).
+    /// The count is the same.
+    #[arg(long, value_enum, default_value = "auto")]
     pub order: Order,
 
     /// Before counting, resolve away the variables outside the projection where that
     /// barely grows the formula (bounded variable elimination). The count is the same;
     /// best on formulas with many unprojected variables and no grid behind them (random
     /// CNFs projected on some variables, with `--order dynamic`), bad on puzzle formulas,
-    /// whose auxiliary variables the search works through.
+    /// whose auxiliary variables the search works through. With `--order auto` it
+    /// applies to the fixed order too (the dynamic one always has it there).
     #[arg(long)]
     pub eliminate: bool,
 
@@ -69,7 +74,11 @@ pub struct Args {
 pub enum Order {
     Fixed,
     Dynamic,
+    Auto,
 }
+
+/// Each racer's share of the cache under `--order auto` (half the engine's default).
+const RACER_CACHE_BYTES: usize = 1 << 30;
 
 pub fn run(args: &Args) -> anyhow::Result<Exit> {
     run_to(args, std::io::BufWriter::new(std::io::stdout().lock()))
@@ -85,6 +94,12 @@ pub fn run_to(args: &Args, mut out: impl Write) -> anyhow::Result<Exit> {
         .budget(&budget)
         .dynamic_order(args.order == Order::Dynamic)
         .eliminate(args.eliminate);
+    // What `--stats` says about the order: the race's winner under `auto`.
+    let mut order_used = match args.order {
+        Order::Fixed => "fixed",
+        Order::Dynamic => "dynamic",
+        Order::Auto => "fixed (under auto, listing is in the fixed order)",
+    };
     let progress = Progress::spinner("counting");
     let watch = progress.watch_status(status, String::new);
     let json = args.output.format == Format::Json;
@@ -104,6 +119,24 @@ pub fn run_to(args: &Args, mut out: impl Write) -> anyhow::Result<Exit> {
             Err(stopped) => Err(stopped),
         };
         (counted, stats)
+    } else if args.order == Order::Auto {
+        let racers = [
+            engine.clone().cache_bytes(RACER_CACHE_BYTES),
+            engine
+                .clone()
+                .cache_bytes(RACER_CACHE_BYTES)
+                .dynamic_order(true)
+                .eliminate(true),
+        ];
+        let raced = count_racing(&racers);
+        drop(watch);
+        progress.finish();
+        order_used = match raced.winner {
+            Some(0) => "auto: fixed finished first",
+            Some(_) => "auto: dynamic with elimination finished first",
+            None => "auto: neither finished, the better bound",
+        };
+        (raced.count, raced.stats)
     } else {
         let counted = engine.count();
         drop(watch);
@@ -117,7 +150,7 @@ pub fn run_to(args: &Args, mut out: impl Write) -> anyhow::Result<Exit> {
     print_count(&count, complete, json, args.list, &mut out)?;
     out.flush()?;
     if args.output.stats {
-        print_stats(&cnf, &stats, complete);
+        print_stats(&cnf, &stats, complete, order_used);
     }
     // As for every command: no model is "no solution" (1), like a puzzle's count of 0.
     Ok(match (complete, count.is_zero()) {
@@ -222,14 +255,14 @@ fn print_count(
 }
 
 /// `--stats`: the formula's size and what the search did, on standard error.
-fn print_stats(cnf: &Cnf, stats: &SearchStats, complete: bool) {
+fn print_stats(cnf: &Cnf, stats: &SearchStats, complete: bool, order: &str) {
     let stopped = if complete {
         ""
     } else {
         " (stopped at the time limit)"
     };
     eprintln!(
-        "variables {}, clauses {}, projected {}{stopped}\n{stats}",
+        "variables {}, clauses {}, projected {}{stopped}\norder: {order}\n{stats}",
         cnf.num_vars(),
         cnf.num_clauses(),
         cnf.projection().len(),

@@ -113,10 +113,13 @@ fn stats_go_to_standard_error() {
     assert_eq!(stdout(&out), "4\n");
     let stderr = String::from_utf8(out.stderr).unwrap();
     let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 3, "{stderr}");
+    assert_eq!(lines.len(), 4, "{stderr}");
     assert_eq!(lines[0], "variables 3, clauses 2, projected 3");
-    assert!(lines[1].starts_with("search: "), "{stderr}");
-    assert!(lines[2].starts_with("cache: "), "{stderr}");
+    // The default order races two engines and names the one that answered.
+    assert!(lines[1].starts_with("order: auto: "), "{stderr}");
+    assert!(lines[1].ends_with("finished first"), "{stderr}");
+    assert!(lines[2].starts_with("search: "), "{stderr}");
+    assert!(lines[3].starts_with("cache: "), "{stderr}");
     // Words for a reader, not a Rust debug dump.
     assert!(!stderr.contains("SearchStats"), "{stderr}");
 }
@@ -300,6 +303,47 @@ fn elimination_counts_and_lists_alike() {
         let without = common::gridsat(&["count-cnf", &path, "--list"]);
         assert_eq!(sorted(with), sorted(without), "{name}");
     }
+}
+
+/// The default order races the fixed order against the dynamic one with elimination and
+/// answers with the first: the dynamic one on a projected random 3-CNF, the fixed one on
+/// a puzzle's formula (twonot2, which the dynamic order does not finish in 20 s).
+#[test]
+fn the_default_order_answers_with_the_faster_racer() {
+    let out = common::gridsat(&[
+        "count-cnf",
+        "tests/data/dimacs/projected-75-1.0.cnf",
+        "--stats",
+    ]);
+    assert_eq!(stdout(&out), "23140237312\n");
+    assert!(
+        stderr(&out).contains("order: auto: dynamic with elimination finished first"),
+        "{}",
+        stderr(&out)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("twonot2.cnf");
+    let path = path.to_str().unwrap();
+    let board = root().join("examples/star-battle/twonot2.txt");
+    let written = common::gridsat(&[
+        "star-battle",
+        board.to_str().unwrap(),
+        "--stars",
+        "1",
+        "--rule",
+        "at-most",
+        "--count",
+        "--dimacs",
+        path,
+    ]);
+    assert!(written.status.success());
+    let out = common::gridsat(&["count-cnf", path, "--stats"]);
+    assert_eq!(stdout(&out), "2372207\n");
+    assert!(
+        stderr(&out).contains("order: auto: fixed finished first"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// Characters a terminal does not show are named, escaped, with their code point.

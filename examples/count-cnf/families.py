@@ -3,7 +3,7 @@
 
     python3 -m pip install --user pyganak          # Ganak's Python bindings (PyPI)
     cargo build --release --bins
-    python3 examples/count-cnf/families.py [--timeout S] [--seed N] [--order fixed|dynamic]
+    python3 examples/count-cnf/families.py [--timeout S] [--seed N] [--order fixed|dynamic|auto]
         [--eliminate] [--only FAMILY] [--keep DIR]
 
 Writes each formula as a DIMACS file (in a temporary folder, or DIR with --keep), counts
@@ -154,7 +154,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per run (30)")
     parser.add_argument("--seed", type=int, default=18, help="seed of the random formulas (18)")
-    parser.add_argument("--order", choices=["fixed", "dynamic"], default="fixed",
+    parser.add_argument("--order", choices=["fixed", "dynamic", "auto"], default="fixed",
                         help="gridsat's decision order (count-cnf --order; fixed)")
     parser.add_argument("--eliminate", action="store_true",
                         help="resolve unprojected variables away first (count-cnf --eliminate)")

@@ -47,9 +47,11 @@
 
 mod dag;
 mod number;
+mod race;
 mod search;
 
 pub use number::Count;
+pub use race::{count_racing, Raced};
 pub use search::{GiveUp, SearchStats};
 
 use crate::limits::Budget;
@@ -159,10 +161,15 @@ impl<'a> Engine<'a> {
     /// The number of solutions projected on `cnf.projection()`, and what the search
     /// did. Keeps no DAG, so memory is only the component cache.
     pub fn count(&self) -> (Budgeted<Count>, SearchStats) {
-        on_big_stack(|| match search::run(self.cnf, false, self.limits.clone()) {
+        on_big_stack(|| self.count_on_this_thread())
+    }
+
+    /// `count` on the calling thread, which must have a stack of `STACK_BYTES`.
+    fn count_on_this_thread(&self) -> (Budgeted<Count>, SearchStats) {
+        match search::run(self.cnf, false, self.limits.clone()) {
             Ok(outcome) => (Ok(outcome.count), outcome.stats),
             Err(stopped) => (Err(stopped_at(stopped.at_least)), *stopped.stats),
-        })
+        }
     }
 
     /// Runs the counting search and keeps the DAG it explored, to list the solutions
