@@ -112,7 +112,9 @@ fn in_the_way(
         let behind = level
             .neighbour(first.from, first.dir.opposite())
             .expect("a push has a square behind it");
-        squares.extend(walk_over_fewest_boxes(level, occupied, from, player, behind));
+        squares.extend(walk_over_fewest_boxes(
+            level, occupied, from, player, behind,
+        ));
     }
     for push in path {
         let behind = level
@@ -177,3 +179,61 @@ fn walk_over_fewest_boxes(
     walk
 }
 
+#[cfg(test)]
+mod tests {
+    use super::super::packing::PackingOrder;
+    use super::super::{Options, Search};
+    use crate::sokoban::parse::{parse_levels, LevelFormat};
+    use gridsat_encodings::grid::Cell;
+    use gridsat_encodings::sokoban::{Analysis, Dir, Level, Push};
+
+    fn level(text: &str) -> Level {
+        parse_levels(text, LevelFormat::Xsb, None).unwrap()[0]
+            .level
+            .clone()
+    }
+
+    #[test]
+    fn a_box_in_the_way_of_a_packing_move_is_moved_off_its_path() {
+        // The box on (2,5) goes left to the goal on (2,1), but the box on (2,3) is in
+        // its way; that one can only go up, onto the goal in the niche.
+        let l = level("#########\n###.#####\n#. $ $ @#\n### ### #\n###     #\n#########\n");
+        let at = |r, c| l.cell_at(Cell::new(r, c)).unwrap();
+        let analysis = Analysis::new(&l);
+        let order = PackingOrder::new(&l);
+        let mut search = Search::new(&l, &analysis, &order, Options::default());
+        for &b in l.boxes() {
+            search.occupied[b] = true;
+        }
+        search.box_list = l.boxes().to_vec();
+        search.box_list.sort_unstable();
+        let k = search.box_list.iter().position(|&b| b == at(2, 5)).unwrap();
+        let goal = at(2, 1);
+        let g = l.goals().iter().position(|&c| c == goal).unwrap();
+        let distance = |c: usize| analysis.to_goal[g][c];
+        // With the other box fixed there is no box path ...
+        let blocked = search.paths.find(
+            &l,
+            &analysis,
+            &mut search.occupied,
+            at(2, 5),
+            l.player(),
+            &|c| c == goal,
+            &distance,
+            2000,
+        );
+        assert_eq!(blocked, None);
+        // ... so the clearing advisor moves the other box up, out of the way.
+        let (kb, child) = search
+            .clearing_advice(l.player(), k, &|c| c == goal, &distance)
+            .expect("a clearing move");
+        assert_eq!(search.box_list[kb], at(2, 3));
+        let up = Push {
+            from: at(2, 3),
+            dir: Dir::Up,
+        };
+        assert_eq!(child.pushes, vec![up]);
+        assert!(child.advised);
+        assert!(search.occupied[at(2, 3)] && search.occupied[at(2, 5)]);
+    }
+}

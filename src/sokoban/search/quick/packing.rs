@@ -221,6 +221,19 @@ mod tests {
     }
 
     #[test]
+    fn a_goal_behind_a_door_only_the_player_uses_is_filled_first() {
+        // The far goal (1,1) has a second door below it, into a pocket no box can come
+        // from: a box pulled out that way is stuck there, so it must be filled from the
+        // corridor, before (1,2). Pulled only off the goals, both would be one layer.
+        let l = level("##########\n#..  $$ @#\n# ###### #\n#        #\n##########\n");
+        let order = PackingOrder::new(&l);
+        let layer =
+            |r, c| order.layer(l.cell_at(gridsat_encodings::grid::Cell::new(r, c)).unwrap());
+        assert_eq!(layers(&order), 2, "{order:?}");
+        assert!(layer(1, 1) < layer(1, 2), "{order:?}");
+    }
+
+    #[test]
     fn scattered_goals_are_one_layer() {
         let l = level("#######\n#.$ $.#\n#  @  #\n#######\n");
         assert_eq!(layers(&PackingOrder::new(&l)), 1);
