@@ -4,7 +4,8 @@
 //! advisor had a move). For finding out why the quick search fails on a level.
 //!
 //! Usage: `target/release/examples/sokoban_quick_probe LEVELS.xsb SECONDS N...`, with the
-//! environment variables `QUICK_PATH_STATES` and `QUICK_CANDIDATES` for the options.
+//! environment variables `QUICK_PATH_STATES`, `QUICK_CANDIDATES` and `QUICK_CLEARING`
+//! (1: the clearing advisor on) for the options.
 
 use gridsat::limits::Budget;
 use gridsat::sokoban::parse::{parse_levels, LevelFormat};
@@ -32,6 +33,7 @@ fn main() -> anyhow::Result<()> {
                 .unwrap_or(Options::default().box_path_states),
             packing_candidates: knob("QUICK_CANDIDATES")
                 .unwrap_or(Options::default().packing_candidates),
+            clearing: knob("QUICK_CLEARING").is_some_and(|c| c != 0),
             ..Options::default()
         };
         let (found, stats) = quick::search(&entry.level, &limits, options);

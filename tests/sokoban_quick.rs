@@ -68,6 +68,24 @@ fn quick_plans_replay_and_are_never_shorter_than_the_microban_optima() {
 }
 
 #[test]
+fn with_the_clearing_advisor_quick_plans_still_replay_and_are_never_below_the_optima() {
+    let clearing = Options {
+        clearing: true,
+        ..Options::default()
+    };
+    let mut cleared = 0;
+    for (name, level, optimum) in microban() {
+        let (found, stats) = quick::search(&level, &Limits::default(), clearing);
+        let plan = found.unwrap_or_else(|why| panic!("Microban {name}: no plan: {why}"));
+        let pushes = replayed(&level, &plan);
+        assert!(pushes >= optimum, "Microban {name}: {pushes} < {optimum}");
+        cleared += usize::from(stats.cleared > 0);
+    }
+    // The advisor did move boxes out of the way (a mutant that never does fails here).
+    assert!(cleared >= 3, "{cleared} levels with clearing moves");
+}
+
+#[test]
 fn the_bound_beside_a_quick_plan_is_never_above_the_microban_optimum() {
     for (name, level, optimum) in microban() {
         let found = anytime::solve(&level, &Limits::default()).unwrap();

@@ -22,6 +22,7 @@
 
 pub mod anytime;
 mod boxpath;
+mod clearing;
 mod features;
 mod packing;
 pub mod plans;
@@ -50,6 +51,10 @@ pub struct Options {
     pub box_path_states: usize,
     /// How many boxes (nearest first) the packing advisor tries.
     pub packing_candidates: usize,
+    /// Whether the clearing advisor moves a box out of the way of a blocked packing
+    /// move (`clearing`). Off by default: on XSokoban it planned fewer levels (see
+    /// docs/sokoban.md).
+    pub clearing: bool,
     /// Only plans with fewer pushes than this: positions whose pushes so far plus their
     /// matching bound reach it are dropped (a later search improving on a plan).
     pub below: Option<u32>,
@@ -60,6 +65,7 @@ impl Default for Options {
         Options {
             box_path_states: 2000,
             packing_candidates: 3,
+            clearing: false,
             below: None,
         }
     }
@@ -70,8 +76,10 @@ impl Default for Options {
 pub struct QuickStats {
     pub stored: usize,
     pub expanded: usize,
-    /// Cells of the feature space met.
+    /// Cells of the feature space met, and the most boxes packed in the packing order
+    /// in any of them.
     pub cells: usize,
+    pub most_packed: usize,
     /// Children dropped as freeze deadlocks, without a finite matching, or by `below`.
     pub frozen: usize,
     pub unmatched: usize,
@@ -81,8 +89,10 @@ pub struct QuickStats {
     /// Expansions the corral pruning dropped (a dead corral) or cut to one corral.
     pub dead_corrals: usize,
     pub corral_cuts: usize,
-    /// Expansions where the packing advisor had a move, and where it had none.
+    /// Expansions where the packing advisor had a move, where it had none but the
+    /// clearing advisor had one, and where neither had.
     pub advised: usize,
+    pub cleared: usize,
     pub unadvised: usize,
 }
 
@@ -170,6 +180,13 @@ struct Search<'a> {
     occupied: Vec<bool>,
     box_list: Vec<usize>,
     packed: Vec<u64>,
+}
+
+/// What the advisors suggest in a position (a move of box number `k`, as `(k, child)`).
+enum Advice {
+    Pack((usize, Child)),
+    Clear((usize, Child)),
+    None,
 }
 
 /// A child about to be stored: its pushes and weight.
@@ -286,6 +303,8 @@ impl<'a> Search<'a> {
         let c = *self.cell_of.entry(cell).or_insert(next);
         if c == next {
             self.cells.push(Queue::new());
+            let packed = usize::from(cell.packed);
+            self.stats.most_packed = self.stats.most_packed.max(packed);
         }
         self.cells[c].push(Reverse((weight, h, i as u32)));
     }
@@ -316,11 +335,16 @@ impl<'a> Search<'a> {
         let only_corral = pruning == Pruning::Corral;
         self.stats.corral_cuts += usize::from(only_corral);
         let mut children: Vec<(usize, Child)> = Vec::new();
-        if let Some(advice) = self.packing_advice(player) {
-            self.stats.advised += 1;
-            children.push(advice);
-        } else {
-            self.stats.unadvised += 1;
+        match self.packing_advice(player) {
+            Advice::Pack(advice) => {
+                self.stats.advised += 1;
+                children.push(advice);
+            }
+            Advice::Clear(advice) => {
+                self.stats.cleared += 1;
+                children.push(advice);
+            }
+            Advice::None => self.stats.unadvised += 1,
         }
         let box_list = std::mem::take(&mut self.box_list);
         for (k, &from) in box_list.iter().enumerate() {
@@ -460,10 +484,13 @@ impl<'a> Search<'a> {
 
     /// The packing advisor's move: a box not on a goal brought along its shortest box
     /// path to an empty goal of the packing order's next layer (of the nearest boxes, the
-    /// one with the shortest path).
-    fn packing_advice(&mut self, player: usize) -> Option<(usize, Child)> {
+    /// one with the shortest path); when none of them has a path, the clearing advisor's
+    /// move out of the way of the nearest box that has one (`clearing`).
+    fn packing_advice(&mut self, player: usize) -> Advice {
         let level = self.level;
-        let frontier = self.features.frontier(&self.occupied)?;
+        let Some(frontier) = self.features.frontier(&self.occupied) else {
+            return Advice::None;
+        };
         let targets: Vec<usize> = level
             .goals()
             .iter()
@@ -509,15 +536,19 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        best.map(|(k, pushes)| {
-            (
-                k,
-                Child {
-                    pushes,
-                    advised: true,
-                },
-            )
-        })
+        if let Some((k, pushes)) = best {
+            let advised = true;
+            return Advice::Pack((k, Child { pushes, advised }));
+        }
+        if self.options.clearing {
+            // The nearest box only: trying more costs more than their moves bring.
+            for &(_, k) in candidates.iter().take(1) {
+                if let Some(advice) = self.clearing_advice(player, k, &is_target, &distance) {
+                    return Advice::Clear(advice);
+                }
+            }
+        }
+        Advice::None
     }
 
     /// The pushes from the start to position `i`.

@@ -5,11 +5,15 @@
 //! behind it off: those must be filled first. Played backwards (pulls instead of
 //! pushes, from every goal boxed), the order shows itself: the boxes the player can pull
 //! out of the goal area first are the ones filled last. So the goals are peeled in
-//! *layers*: layer after layer, every boxed goal whose box can be pulled off the goals
-//! (onto any square that is not a goal) with the other remaining boxes in place is taken
+//! *layers*: layer after layer, every boxed goal whose box can be pulled back to a square
+//! where a box starts (off the goals) with the other remaining boxes in place is taken
 //! out together. Filling goes the other way: the last layer peeled is filled first.
 //! Within a layer the order does not matter (each of its boxes could be pulled out with
-//! all the others still there).
+//! all the others still there). Pulling back to a starting square, not just off the
+//! goals, matters in a room with a second door that only the player can use (XSokoban
+//! 15: a box pulled out through it is stuck in a pocket no box can come from, so the
+//! goal behind that door must be filled from inside the room, early). When no box can
+//! be pulled that far, a layer takes the boxes that can be pulled off the goals.
 //!
 //! This is a guide, not a rule: the other boxes are ignored and the player is assumed
 //! to come from where most boxes stand. When the peeling gets stuck, or goals and boxes
@@ -48,6 +52,11 @@ impl PackingOrder {
         for &g in level.goals() {
             boxed[g] = true;
         }
+        let mut starts = vec![false; n];
+        for &b in level.boxes() {
+            starts[b] = !level.is_goal(b);
+        }
+        let off_goals: Vec<bool> = (0..n).map(|c| !level.is_goal(c)).collect();
         let mut peeled: Vec<Vec<usize>> = Vec::new();
         let mut remaining: Vec<usize> = level.goals().to_vec();
         let mut flood = Flood::new(n);
@@ -56,11 +65,18 @@ impl PackingOrder {
             let Some(outside) = outside_square(level, &boxed, &mut flood) else {
                 return flat();
             };
-            let layer: Vec<usize> = remaining
-                .iter()
-                .copied()
-                .filter(|&g| pulls.can_leave_goals(level, &mut boxed, g, outside, &mut flood))
-                .collect();
+            // A box that can be pulled back to where a box starts, else off the goals.
+            let mut layer = Vec::new();
+            for arrive in [&starts, &off_goals] {
+                layer = remaining
+                    .iter()
+                    .copied()
+                    .filter(|&g| pulls.reaches(level, &mut boxed, g, outside, arrive, &mut flood))
+                    .collect();
+                if !layer.is_empty() {
+                    break;
+                }
+            }
             if layer.is_empty() {
                 return flat();
             }
@@ -117,14 +133,15 @@ impl Pulls {
         }
     }
 
-    /// Whether the box on goal `g` can be pulled onto a square that is not a goal by a
+    /// Whether the box on goal `g` can be pulled onto a square marked in `arrive` by a
     /// player coming from `outside`, the other boxes marked in `boxed` staying put.
-    fn can_leave_goals(
+    fn reaches(
         &mut self,
         level: &Level,
         boxed: &mut [bool],
         g: usize,
         outside: usize,
+        arrive: &[bool],
         flood: &mut Flood,
     ) -> bool {
         self.seen.iter_mut().for_each(|s| *s = [false; 4]);
@@ -156,7 +173,7 @@ impl Pulls {
                 if !flood.reached(p) || boxed[beyond] {
                     continue;
                 }
-                if !level.is_goal(p) {
+                if arrive[p] {
                     found = true;
                     break 'search;
                 }
@@ -201,6 +218,19 @@ mod tests {
             layer(1, 1) < layer(1, 2) && layer(1, 2) < layer(1, 3),
             "{order:?}"
         );
+    }
+
+    #[test]
+    fn a_goal_behind_a_door_only_the_player_uses_is_filled_first() {
+        // The far goal (1,1) has a second door below it, into a pocket no box can come
+        // from: a box pulled out that way is stuck there, so it must be filled from the
+        // corridor, before (1,2). Pulled only off the goals, both would be one layer.
+        let l = level("##########\n#..  $$ @#\n# ###### #\n#        #\n##########\n");
+        let order = PackingOrder::new(&l);
+        let layer =
+            |r, c| order.layer(l.cell_at(gridsat_encodings::grid::Cell::new(r, c)).unwrap());
+        assert_eq!(layers(&order), 2, "{order:?}");
+        assert!(layer(1, 1) < layer(1, 2), "{order:?}");
     }
 
     #[test]
