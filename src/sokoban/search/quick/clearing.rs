@@ -34,36 +34,30 @@ impl Search<'_> {
         let analysis = self.analysis;
         let n = level.num_cells();
         let from = self.box_list[k];
-        // The path with the boxes off the goals lifted, else with every box lifted.
-        let mut lifted = vec![false; n];
-        for &b in &self.box_list {
-            lifted[b] = self.goal[b];
-        }
-        lifted[from] = true;
+        // The path with the boxes off the goals lifted, else with every box lifted:
+        // `standing` marks the boxes the path must go round (the moving box included,
+        // as `BoxPaths::find` expects).
         let limit = self.options.box_path_states;
-        let mut relaxed = self.paths.find(
-            level,
-            analysis,
-            &mut lifted,
-            from,
-            player,
-            target,
-            distance,
-            limit,
-        );
-        if relaxed.is_none() {
-            lifted.iter_mut().for_each(|l| *l = false);
-            lifted[from] = true;
+        let mut relaxed = None;
+        for keep_goal_boxes in [true, false] {
+            let mut standing = vec![false; n];
+            for &b in &self.box_list {
+                standing[b] = keep_goal_boxes && self.goal[b];
+            }
+            standing[from] = true;
             relaxed = self.paths.find(
                 level,
                 analysis,
-                &mut lifted,
+                &mut standing,
                 from,
                 player,
                 target,
                 distance,
                 limit,
             );
+            if relaxed.is_some() {
+                break;
+            }
         }
         let path = relaxed?;
         let in_the_way = in_the_way(level, &self.occupied, from, player, &path);

@@ -10,22 +10,9 @@ use crate::solver::count::Engine;
 fn elimination_cnf(next: &mut impl FnMut(u64) -> u64) -> Cnf {
     let n = 4 + next(11) as usize;
     let mut cnf = Cnf::new();
-    let vars: Vec<Var> = (0..n)
-        .map(|_| {
-            if next(2) == 0 {
-                cnf.primary_var()
-            } else {
-                cnf.fresh_var()
-            }
-        })
-        .collect();
-    for _ in 0..(n * (2 + next(5) as usize)) / 3 {
-        let width = 1 + next(4) as usize;
-        let clause: Vec<Lit> = (0..width)
-            .map(|_| Lit::new(vars[next(n as u64) as usize], next(2) == 0))
-            .collect();
-        cnf.clause(clause);
-    }
+    let vars = random_vars(&mut cnf, n, || next(2) == 0);
+    let count = (n * (2 + next(5) as usize)) / 3;
+    random_clauses(&mut cnf, &vars, count, next);
     cnf
 }
 

@@ -112,23 +112,35 @@ fn below_from(mut seed: u64) -> impl FnMut(u64) -> u64 {
 fn random_cnf(next: &mut impl FnMut(u64) -> u64) -> Cnf {
     let n = 1 + next(11) as usize;
     let mut cnf = Cnf::new();
-    let vars: Vec<Var> = (0..n)
+    let vars = random_vars(&mut cnf, n, || next(3) != 0);
+    let count = next(3 * n as u64 + 1) as usize;
+    random_clauses(&mut cnf, &vars, count, next);
+    cnf
+}
+
+/// `n` fresh variables, each projected when `projected()` says so.
+fn random_vars(cnf: &mut Cnf, n: usize, mut projected: impl FnMut() -> bool) -> Vec<Var> {
+    (0..n)
         .map(|_| {
-            if next(3) == 0 {
-                cnf.fresh_var()
-            } else {
+            if projected() {
                 cnf.primary_var()
+            } else {
+                cnf.fresh_var()
             }
         })
-        .collect();
-    for _ in 0..next(3 * n as u64 + 1) {
+        .collect()
+}
+
+/// `count` clauses of 1 to 4 literals over `vars` (repeated and opposite literals
+/// allowed).
+fn random_clauses(cnf: &mut Cnf, vars: &[Var], count: usize, next: &mut impl FnMut(u64) -> u64) {
+    for _ in 0..count {
         let width = 1 + next(4) as usize;
         let clause: Vec<Lit> = (0..width)
-            .map(|_| Lit::new(vars[next(n as u64) as usize], next(2) == 0))
+            .map(|_| Lit::new(vars[next(vars.len() as u64) as usize], next(2) == 0))
             .collect();
         cnf.clause(clause);
     }
-    cnf
 }
 
 /// Without keys after decisions (what the search falls back to when its cache rarely
