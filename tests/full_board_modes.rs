@@ -262,8 +262,21 @@ fn timeout_gives_up_on_one_map_and_answers_the_rest() {
     assert!(gave_up["proven"].is_string());
     assert_eq!(doc["maps"][1]["moves"], 0);
     let output = gridsat(&["full-board", path, "--timeout", "0.05", "--count"]);
-    assert!(stdout(&output)
-        .starts_with("map at line 1: gave up (the time limit of 0.05 s): no game has fewer than "));
+    assert_eq!(output.status.code(), Some(4));
+    let text = stdout(&output);
+    let first = text.lines().next().unwrap();
+    // On a loaded machine the limit may come before the line cover has proven anything.
+    let proven = first
+        .strip_prefix("map at line 1: gave up (the time limit of 0.05 s): ")
+        .unwrap_or_else(|| panic!("{first}"));
+    assert!(
+        proven.starts_with("no game has fewer than ") || proven == "nothing was proven yet",
+        "{first}"
+    );
+    assert!(
+        text.ends_with("map at line 53: 0 moves, 1 minimum game\n"),
+        "{text}"
+    );
 }
 
 #[test]
