@@ -4,7 +4,7 @@
 //! advisor had a move). For finding out why the quick search fails on a level.
 //!
 //! Usage: `target/release/examples/sokoban_quick_probe LEVELS.xsb SECONDS N...`, with the
-//! environment variables `QUICK_PATH_STATES`, `QUICK_CANDIDATES` and `QUICK_CLEARING`
+//! environment variables `QUICK_PATH_STATES`, `QUICK_CANDIDATES`, `QUICK_FALLBACK` and `QUICK_CLEARING`
 //! (1: the clearing advisor on) for the options.
 
 use gridsat::limits::Budget;
@@ -33,6 +33,8 @@ fn main() -> anyhow::Result<()> {
                 .unwrap_or(Options::default().box_path_states),
             packing_candidates: knob("QUICK_CANDIDATES")
                 .unwrap_or(Options::default().packing_candidates),
+            fallback_candidates: knob("QUICK_FALLBACK")
+                .unwrap_or(Options::default().fallback_candidates),
             clearing: knob("QUICK_CLEARING").is_some_and(|c| c != 0),
             ..Options::default()
         };

@@ -26,6 +26,8 @@ mod clearing;
 mod features;
 mod packing;
 pub mod plans;
+#[cfg(test)]
+mod tests;
 
 use super::corral::{Corrals, Pruning};
 use super::flood::Flood;
@@ -51,6 +53,10 @@ pub struct Options {
     pub box_path_states: usize,
     /// How many boxes (nearest first) the packing advisor tries.
     pub packing_candidates: usize,
+    /// How many more boxes (the next nearest, one at a time) it tries when none of those
+    /// has a box path: the nearest boxes are often the ones stuck behind others
+    /// (XSokoban 10, 20 and 37 plan only with these).
+    pub fallback_candidates: usize,
     /// Whether the clearing advisor moves a box out of the way of a blocked packing
     /// move (`clearing`). Off by default: on XSokoban it planned fewer levels (see
     /// docs/sokoban.md).
@@ -65,6 +71,7 @@ impl Default for Options {
         Options {
             box_path_states: 2000,
             packing_candidates: 3,
+            fallback_candidates: 10,
             clearing: false,
             below: None,
         }
@@ -484,7 +491,8 @@ impl<'a> Search<'a> {
 
     /// The packing advisor's move: a box not on a goal brought along its shortest box
     /// path to an empty goal of the packing order's next layer (of the nearest boxes, the
-    /// one with the shortest path); when none of them has a path, the clearing advisor's
+    /// one with the shortest path; when none of them has one, the next nearest box that
+    /// has one); when no box tried has a path, the clearing advisor's
     /// move out of the way of the nearest box that has one (`clearing`).
     fn packing_advice(&mut self, player: usize) -> Advice {
         let level = self.level;
@@ -518,7 +526,13 @@ impl<'a> Search<'a> {
         let goal_cells: Vec<usize> = targets.iter().map(|&t| level.goals()[t]).collect();
         let is_target = |c: usize| goal_cells.contains(&c);
         let mut best: Option<(usize, Vec<Push>)> = None;
-        for &(_, k) in candidates.iter().take(self.options.packing_candidates) {
+        let nearest = self.options.packing_candidates;
+        let tried = nearest + self.options.fallback_candidates;
+        for (x, &(_, k)) in candidates.iter().enumerate().take(tried) {
+            // Of the nearest, the shortest path; past them, the first box with one.
+            if x >= nearest && best.is_some() {
+                break;
+            }
             let from = self.box_list[k];
             let path = self.paths.find(
                 level,
