@@ -199,30 +199,48 @@ fn a_plan_not_proven_optimal_is_its_own_outcome_in_text_json_and_exit_status() {
         first.starts_with("level 1 (screen.05): plan not proven optimal after "),
         "{out}"
     );
-    let pushes = out.lines().nth(1).unwrap();
-    let bound: usize = pushes
-        .strip_prefix("pushes: 143 (not proven optimal; no plan has fewer than ")
+    // The plan's length is the heuristics' business (the packing advisor's fallback
+    // moved it from 143 to 155 pushes); what this test holds is that text, JSON and the
+    // replay tell the same plan, and that the bound beside it is below it.
+    let (pushes, bound) = out
+        .lines()
+        .nth(1)
+        .and_then(|line| line.strip_prefix("pushes: "))
         .and_then(|rest| rest.strip_suffix(")"))
+        .and_then(|rest| rest.split_once(" (not proven optimal; no plan has fewer than "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let (pushes, bound): (u64, u64) = (pushes.parse().unwrap(), bound.parse().unwrap());
+    assert!(bound < pushes, "{out}");
+    let moves: u64 = out
+        .lines()
+        .nth(2)
+        .and_then(|line| line.strip_prefix("moves: "))
+        .and_then(|rest| rest.strip_suffix(" (not proven fewest)"))
         .unwrap_or_else(|| panic!("{out}"))
         .parse()
         .unwrap();
-    assert!(bound < 143, "{out}");
-    assert_eq!(out.lines().nth(2), Some("moves: 415 (not proven fewest)"));
 
-    let (code, out, err) = gridsat_sokoban(&[XSOKOBAN_5, "--quick", "--format", "json"]);
-    assert_eq!(code, 5, "{out}{err}");
-    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let (code, json_out, err) = gridsat_sokoban(&[XSOKOBAN_5, "--quick", "--format", "json"]);
+    assert_eq!(code, 5, "{json_out}{err}");
+    let json: serde_json::Value = serde_json::from_str(&json_out).unwrap();
     let report = &json[0];
     assert_eq!(report["outcome"], "not-proven-optimal");
-    assert_eq!(report["pushes"], 143);
+    assert_eq!(report["pushes"], pushes, "{out}{json_out}");
+    assert_eq!(report["moves"], moves, "{out}{json_out}");
     assert_eq!(report["push_optimal"], false);
-    assert_eq!(report["quick"]["first_pushes"], 143);
-    let bound = report["no_plan_below"].as_u64().unwrap();
-    assert!(bound < 143, "{out}");
+    // Without a deadline the first plan ends the level, so it is the one printed.
+    assert_eq!(report["quick"]["first_pushes"], pushes);
+    // A* is stopped when the plan comes, so its bound may differ between the runs.
+    assert!(
+        report["no_plan_below"].as_u64().unwrap() < pushes,
+        "{json_out}"
+    );
     // The plan is the one replayed: the course checker's moves.
     let lurd = report["lurd"].as_str().unwrap();
     let level = level(&std::fs::read_to_string(XSOKOBAN_5).unwrap(), 1);
-    assert_eq!(replay(&level, lurd).unwrap().pushes, 143);
+    let replayed = replay(&level, lurd).unwrap();
+    assert_eq!(replayed.pushes as u64, pushes);
+    assert_eq!(lurd.len() as u64, moves);
 }
 
 #[test]
