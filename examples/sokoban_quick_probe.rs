@@ -5,7 +5,8 @@
 //!
 //! Usage: `target/release/examples/sokoban_quick_probe LEVELS.xsb SECONDS N...`, with the
 //! environment variables `QUICK_PATH_STATES`, `QUICK_CANDIDATES`, `QUICK_FALLBACK` and `QUICK_CLEARING`
-//! (1: the clearing advisor on) for the options.
+//! (1: the clearing advisor on; 2: with and without it, taking turns, as `--quick` does)
+//! for the options.
 
 use gridsat::limits::Budget;
 use gridsat::sokoban::parse::{parse_levels, LevelFormat};
@@ -35,10 +36,15 @@ fn main() -> anyhow::Result<()> {
                 .unwrap_or(Options::default().packing_candidates),
             fallback_candidates: knob("QUICK_FALLBACK")
                 .unwrap_or(Options::default().fallback_candidates),
-            clearing: knob("QUICK_CLEARING").is_some_and(|c| c != 0),
+            clearing: knob("QUICK_CLEARING") == Some(1),
             ..Options::default()
         };
-        let (found, stats) = quick::search(&entry.level, &limits, options);
+        let (found, stats) = if knob("QUICK_CLEARING") == Some(2) {
+            let both = quick::turns::with_and_without_clearing(options);
+            quick::turns::search(&entry.level, &limits, &both)
+        } else {
+            quick::search(&entry.level, &limits, options)
+        };
         let outcome = match found {
             Ok(plan) => format!("plan of {} pushes", plan.len()),
             Err(why) => why,

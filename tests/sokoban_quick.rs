@@ -86,6 +86,55 @@ fn with_the_clearing_advisor_quick_plans_still_replay_and_are_never_below_the_op
 }
 
 #[test]
+fn searches_taking_turns_plan_whenever_either_alone_does_and_with_its_plan() {
+    let plain = Options::default();
+    let clearing = Options {
+        clearing: true,
+        ..plain
+    };
+    // The sample under several position limits, and levels of the whole Microban set
+    // where, at that limit, only one of the two searches plans (found by trying them all).
+    let mut cases: Vec<(String, Level, usize)> = Vec::new();
+    for max_states in [100, 200, 400, 800] {
+        for (name, level, _) in microban() {
+            cases.push((name, level, max_states));
+        }
+    }
+    let all = include_str!("../examples/sokoban/levels/microban.xsb");
+    for (n, max_states) in [(97, 200), (85, 400), (132, 800), (47, 100), (90, 400)] {
+        cases.push((n.to_string(), level(all, n), max_states));
+    }
+    let (mut plain_only, mut clearing_only) = (0, 0);
+    for (name, level, max_states) in cases {
+        // Taking turns, each search has half the positions; alone, they get that half.
+        let half = Limits {
+            max_states: max_states / 2,
+            ..Limits::default()
+        };
+        let both = Limits {
+            max_states,
+            ..Limits::default()
+        };
+        let (a, _) = quick::search(&level, &half, plain);
+        let (b, _) = quick::search(&level, &half, clearing);
+        let (found, _) = quick::turns::search(&level, &both, &[plain, clearing]);
+        let what = format!("Microban {name}, {max_states} positions: {a:?} {b:?} {found:?}");
+        assert_eq!(found.is_ok(), a.is_ok() || b.is_ok(), "{what}");
+        if let Ok(plan) = found {
+            assert!(Ok(&plan) == a.as_ref() || Ok(&plan) == b.as_ref(), "{what}");
+            replayed(&level, &plan);
+        }
+        plain_only += usize::from(a.is_ok() && b.is_err());
+        clearing_only += usize::from(a.is_err() && b.is_ok());
+    }
+    // Each search plans some level the other does not: there the turns plan it.
+    assert!(
+        plain_only >= 3 && clearing_only >= 3,
+        "{plain_only} {clearing_only}"
+    );
+}
+
+#[test]
 fn the_bound_beside_a_quick_plan_is_never_above_the_microban_optimum() {
     for (name, level, optimum) in microban() {
         let found = anytime::solve(&level, &Limits::default()).unwrap();
@@ -289,7 +338,8 @@ fn the_portfolio_falls_back_to_a_quick_plan_when_no_proof_is_in_sight() {
     use gridsat::sokoban::search::portfolio;
     use gridsat::sokoban::search::sat::SatOptions;
     let mut fallbacks = 0;
-    for max_states in [100, 1000] {
+    // The quick search's two searches share the limit, so each has half of it.
+    for max_states in [100, 200, 400, 1000] {
         for (name, level, optimum) in microban() {
             let limits = Limits {
                 max_states,

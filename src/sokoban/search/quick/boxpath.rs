@@ -20,6 +20,9 @@ pub(super) struct BoxPaths {
     stamp: u32,
     open: BinaryHeap<Reverse<(u32, u32, u32)>>,
     flood: Flood,
+    /// States looked at by every search so far (each floods the player's region: the
+    /// box paths' share of a quick search's work).
+    pub(super) looked: usize,
 }
 
 const START: u32 = u32::MAX;
@@ -31,6 +34,7 @@ impl BoxPaths {
             stamp: 0,
             open: BinaryHeap::new(),
             flood: Flood::new(n),
+            looked: 0,
         }
     }
 
@@ -109,6 +113,7 @@ impl BoxPaths {
             }
         }
         occupied[from] = true;
+        self.looked += looked;
         let mut at = found?;
         let mut pushes = Vec::new();
         while self.came[at as usize].1 != START {

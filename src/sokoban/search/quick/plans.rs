@@ -3,7 +3,7 @@
 //! (`anytime`) runs it beside A*; the portfolio runs it beside A* and SAT when their
 //! proof is not in sight (`portfolio`), so both keep plans the same way.
 
-use super::{search, Options, QuickStats};
+use super::{turns, Options, QuickStats};
 use crate::error::InternalError;
 use crate::sokoban::{Limits, Outcome};
 use gridsat_encodings::sokoban::{Level, Push};
@@ -38,10 +38,9 @@ pub fn plans(
     };
     let mut total = QuickStats::default();
     let reason = loop {
-        let (found, stats) = search(level, limits, options);
-        total.stored += stats.stored;
-        total.expanded += stats.expanded;
-        total.cells = total.cells.max(stats.cells);
+        let (found, stats) =
+            turns::search(level, limits, &turns::with_and_without_clearing(options));
+        total.add(&stats);
         match found {
             Ok(plan) => {
                 let pushes = plan.len() as u32;

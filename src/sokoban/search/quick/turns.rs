@@ -1,0 +1,123 @@
+//! Several quick searches in one thread, taking turns.
+//!
+//! The advisors' options suit different levels: on XSokoban the clearing advisor plans
+//! levels the plain search does not (36, 40 reaches 13 of 16 boxes packed instead of
+//! 1), and loses others (11). Which one a level needs is not known before, so the
+//! searches take turns of `TURN` units of effort each (box-path states and expansions,
+//! weighed as they take time: the clearing advisor's expansions cost twice the plain
+//! ones), every one keeping its positions between turns: a level plans in about the
+//! time its best option alone needs, times the number of options. The first plan ends all of them. With one
+//! option this is that search alone, expansion for expansion.
+
+use super::packing::PackingOrder;
+use super::{Found, Options, QuickStats, Search};
+use crate::sokoban::search::heuristic::MAX_CELLS;
+use crate::sokoban::search::static_unsolvable;
+use crate::sokoban::Limits;
+use gridsat_encodings::sokoban::{Analysis, Level};
+
+/// The effort (`Search::effort`) of one search's turn before the next takes its own:
+/// about 60 ms, long enough that the switching costs nothing, short enough that the
+/// searches stay within a fraction of a second of each other.
+const TURN: usize = 100_000;
+
+/// The two searches that take turns in the quick search's thread (`plans`): `options`
+/// as they are, and with the clearing advisor.
+pub fn with_and_without_clearing(options: Options) -> [Options; 2] {
+    [
+        options,
+        Options {
+            clearing: true,
+            ..options
+        },
+    ]
+}
+
+/// Runs one quick search per entry of `options` in turns (see the module comment):
+/// the first plan found, else why every search ended.
+pub fn search(level: &Level, limits: &Limits, options: &[Options]) -> (Found, QuickStats) {
+    let mut stats = QuickStats::default();
+    let n = level.num_cells();
+    if n > MAX_CELLS {
+        let reason = format!("the level has more than {MAX_CELLS} squares");
+        return (Err(reason), stats);
+    }
+    let analysis = Analysis::new(level);
+    if let Some(reason) = static_unsolvable(level, &analysis) {
+        return (Err(reason), stats);
+    }
+    let order = PackingOrder::new(level);
+    // The position limit holds for all of them together.
+    let limits = Limits {
+        max_states: limits.max_states / options.len().max(1),
+        ..limits.clone()
+    };
+    let mut searches: Vec<Search> = options
+        .iter()
+        .map(|&o| Search::new(level, &analysis, &order, o))
+        .collect();
+    for search in &mut searches {
+        // The start is the same for every option: when it settles the level, so it
+        // does for all.
+        if let Some(found) = search.start() {
+            return (found, stats);
+        }
+    }
+    let mut ended: Vec<Option<String>> = vec![None; searches.len()];
+    let found = 'turns: loop {
+        for (k, search) in searches.iter_mut().enumerate() {
+            if ended[k].is_some() {
+                continue;
+            }
+            match search.turn(&limits, TURN) {
+                Some(Ok(plan)) => break 'turns Ok(plan),
+                // A limit ends every search, not only this one.
+                Some(Err(reason)) if limits.expired() => break 'turns Err(reason),
+                Some(Err(reason)) => ended[k] = Some(reason),
+                None => {}
+            }
+        }
+        if ended.iter().all(Option::is_some) {
+            let mut reasons: Vec<String> = ended.into_iter().flatten().collect();
+            reasons.dedup();
+            break Err(reasons.join("; "));
+        }
+    };
+    for search in &searches {
+        stats.add(&search.stats_now());
+    }
+    (found, stats)
+}
+
+impl Search<'_> {
+    /// What this search did so far, for reports.
+    fn stats_now(&self) -> QuickStats {
+        QuickStats {
+            stored: self.store.len(),
+            expanded: self.expanded,
+            cells: self.cells.len(),
+            box_path_states: self.paths.looked,
+            ..self.stats
+        }
+    }
+}
+
+impl QuickStats {
+    /// Adds `other`'s counts to these (the most packed and the cells: the larger).
+    pub fn add(&mut self, other: &QuickStats) {
+        self.stored += other.stored;
+        self.expanded += other.expanded;
+        self.cells = self.cells.max(other.cells);
+        self.most_packed = self.most_packed.max(other.most_packed);
+        self.frozen += other.frozen;
+        self.unmatched += other.unmatched;
+        self.above += other.above;
+        self.again += other.again;
+        self.dead_corrals += other.dead_corrals;
+        self.corral_cuts += other.corral_cuts;
+        self.advised += other.advised;
+        self.cleared += other.cleared;
+        self.unadvised += other.unadvised;
+        self.box_path_states += other.box_path_states;
+    }
+}
