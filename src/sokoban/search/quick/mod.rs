@@ -273,9 +273,9 @@ impl<'a> Search<'a> {
         None
     }
 
-    /// Goes on round the cells until its `effort` has grown by `effort` (each round
-    /// visits the cells there were when it began, one expansion each); `Some` when the
-    /// search ends: a plan, a limit, or no positions left.
+    /// Goes on round the cells until `effort` more units of work (`Search::effort`) are
+    /// done (each round visits the cells there were when it began, one expansion each);
+    /// `Some` when the search ends: a plan, a limit, or no positions left.
     fn turn(&mut self, limits: &Limits, effort: usize) -> Option<Found> {
         let until = self.effort().saturating_add(effort);
         while self.effort() < until {
