@@ -1,7 +1,8 @@
 //! Runs the quick search alone (no A* beside it) on some levels of a file, with a time
-//! limit per level, and prints what it did: the plan's pushes or why there is none, and
-//! its counters (positions, expansions, what pruned the children, how often the packing
-//! advisor had a move). For finding out why the quick search fails on a level.
+//! limit per level, and prints what it did: the plan's pushes (replayed by the referee
+//! first) or why there is none, and its counters (positions, expansions, what pruned the
+//! children, how often the packing advisor had a move). For finding out why the quick
+//! search fails on a level.
 //!
 //! Usage: `target/release/examples/sokoban_quick_probe LEVELS.xsb SECONDS N...`, with the
 //! environment variables `QUICK_PATH_STATES`, `QUICK_CANDIDATES`, `QUICK_FALLBACK` and `QUICK_CLEARING`
@@ -9,7 +10,9 @@
 //! for the options.
 
 use gridsat::limits::Budget;
+use gridsat::sokoban::check::replay;
 use gridsat::sokoban::parse::{parse_levels, LevelFormat};
+use gridsat::sokoban::plan::to_lurd;
 use gridsat::sokoban::search::quick::{self, Options};
 use gridsat::sokoban::Limits;
 use std::time::{Duration, Instant};
@@ -45,14 +48,27 @@ fn main() -> anyhow::Result<()> {
         } else {
             quick::search(&entry.level, &limits, options)
         };
+        let seconds = started.elapsed().as_secs_f64();
+        // Every plan replayed by the referee, as the command line does before printing.
         let outcome = match found {
-            Ok(plan) => format!("plan of {} pushes", plan.len()),
+            Ok(plan) => {
+                let lurd =
+                    to_lurd(&entry.level, &plan).map_err(|e| anyhow::anyhow!("level {n}: {e}"))?;
+                let replayed =
+                    replay(&entry.level, &lurd).map_err(|e| anyhow::anyhow!("level {n}: {e}"))?;
+                let solved = replayed
+                    .boards
+                    .last()
+                    .is_some_and(|b| b.is_solved(&entry.level));
+                anyhow::ensure!(solved, "level {n}: the plan does not solve the level");
+                format!(
+                    "plan of {} pushes ({} moves, replayed)",
+                    replayed.pushes, replayed.moves
+                )
+            }
             Err(why) => why,
         };
-        println!(
-            "level {n}: {outcome} after {:.2} s; {stats:?}",
-            started.elapsed().as_secs_f64()
-        );
+        println!("level {n}: {outcome} after {seconds:.2} s; {stats:?}");
     }
     Ok(())
 }
