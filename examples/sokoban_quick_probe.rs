@@ -49,18 +49,14 @@ fn main() -> anyhow::Result<()> {
             quick::search(&entry.level, &limits, options)
         };
         let seconds = started.elapsed().as_secs_f64();
-        // Every plan replayed by the referee, as the command line does before printing.
+        // Every plan replayed by the referee (an error unless it ends solved), as the
+        // command line does before printing.
         let outcome = match found {
             Ok(plan) => {
                 let lurd =
                     to_lurd(&entry.level, &plan).map_err(|e| anyhow::anyhow!("level {n}: {e}"))?;
                 let replayed =
                     replay(&entry.level, &lurd).map_err(|e| anyhow::anyhow!("level {n}: {e}"))?;
-                let solved = replayed
-                    .boards
-                    .last()
-                    .is_some_and(|b| b.is_solved(&entry.level));
-                anyhow::ensure!(solved, "level {n}: the plan does not solve the level");
                 format!(
                     "plan of {} pushes ({} moves, replayed)",
                     replayed.pushes, replayed.moves
