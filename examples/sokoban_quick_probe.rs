@@ -6,7 +6,8 @@
 //!
 //! Usage: `target/release/examples/sokoban_quick_probe LEVELS.xsb SECONDS N...`, with the
 //! environment variables `QUICK_PATH_STATES`, `QUICK_CANDIDATES`, `QUICK_FALLBACK` and `QUICK_CLEARING`
-//! (1: the clearing advisor on; 2: with and without it, taking turns, as `--quick` does)
+//! (1: the clearing advisor on; 2: with and without it, taking turns; 3: those two and the
+//! reverse search, as `--quick` does) and `QUICK_REVERSE=1` (the reverse search alone)
 //! for the options.
 
 use gridsat::limits::Budget;
@@ -42,7 +43,29 @@ fn main() -> anyhow::Result<()> {
             clearing: knob("QUICK_CLEARING") == Some(1),
             ..Options::default()
         };
-        let (found, stats) = if knob("QUICK_CLEARING") == Some(2) {
+        if knob("QUICK_REVERSE") == Some(1) {
+            let (found, stats) = quick::reverse::search(&entry.level, &limits, None);
+            let seconds = started.elapsed().as_secs_f64();
+            let outcome = match found {
+                Ok(plan) => {
+                    let lurd = to_lurd(&entry.level, &plan)
+                        .map_err(|e| anyhow::anyhow!("level {n}: {e}"))?;
+                    let replayed = replay(&entry.level, &lurd)
+                        .map_err(|e| anyhow::anyhow!("level {n}: {e}"))?;
+                    format!(
+                        "plan of {} pushes ({} moves, replayed)",
+                        replayed.pushes, replayed.moves
+                    )
+                }
+                Err(why) => why,
+            };
+            println!("level {n}: {outcome} after {seconds:.2} s; {stats:?}");
+            continue;
+        }
+        let (found, stats) = if knob("QUICK_CLEARING") == Some(3) {
+            let all = quick::turns::quick_thread(options);
+            quick::turns::search(&entry.level, &limits, &all)
+        } else if knob("QUICK_CLEARING") == Some(2) {
             let both = quick::turns::with_and_without_clearing(options);
             quick::turns::search(&entry.level, &limits, &both)
         } else {

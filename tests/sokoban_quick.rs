@@ -418,3 +418,27 @@ fn the_default_method_prints_a_fallback_plan_as_not_proven_optimal() {
     assert_eq!(replay(&level, lurd).unwrap().pushes as u64, pushes);
     // The text is the --quick outcome's (checked above): "plan not proven optimal".
 }
+
+#[test]
+fn reverse_plans_replay_and_are_never_shorter_than_the_microban_optima() {
+    let mut planned = 0;
+    for (name, level, optimum) in microban() {
+        let limits = Limits {
+            max_states: 200_000,
+            ..Limits::default()
+        };
+        let (found, _) = quick::reverse::search(&level, &limits, None);
+        let Ok(plan) = found else {
+            continue;
+        };
+        planned += 1;
+        let pushes = replayed(&level, &plan);
+        assert!(pushes >= optimum, "Microban {name}: {pushes} < {optimum}");
+        // Asked for fewer pushes than the optimum, it finds nothing.
+        let (below, _) = quick::reverse::search(&level, &limits, Some(optimum as u32));
+        assert!(below.is_err(), "Microban {name}: a plan below the optimum");
+    }
+    // The greedy reverse search plans most of these small levels (a search that never
+    // plans would pass the loop above).
+    assert!(planned >= 20, "only {planned} of 27 planned");
+}

@@ -26,6 +26,7 @@ mod clearing;
 mod features;
 mod packing;
 pub mod plans;
+pub mod reverse;
 #[cfg(test)]
 mod tests;
 pub mod turns;
@@ -61,6 +62,9 @@ pub struct Options {
     /// move (`clearing`). Off by default: on XSokoban it planned fewer levels (see
     /// docs/sokoban.md).
     pub clearing: bool,
+    /// Whether this is the reverse search instead (`reverse`: backwards, by pulls),
+    /// which takes shorter turns beside the others (`turns`).
+    pub reverse: bool,
     /// Only plans with fewer pushes than this: positions whose pushes so far plus their
     /// matching bound reach it are dropped (a later search improving on a plan).
     pub below: Option<u32>,
@@ -73,6 +77,7 @@ impl Default for Options {
             packing_candidates: 3,
             fallback_candidates: 10,
             clearing: false,
+            reverse: false,
             below: None,
         }
     }

@@ -38,8 +38,7 @@ pub fn plans(
     };
     let mut total = QuickStats::default();
     let reason = loop {
-        let (found, stats) =
-            turns::search(level, limits, &turns::with_and_without_clearing(options));
+        let (found, stats) = turns::search(level, limits, &turns::quick_thread(options));
         total.add(&stats);
         match found {
             Ok(plan) => {

@@ -1,0 +1,328 @@
+//! The reverse search: from the solved position back to the start, by pulls.
+//!
+//! A pull moves a box one square towards the player, who steps back; a plan read
+//! backwards is a sequence of pulls from boxes on the goals to the boxes where they
+//! start, and each pull is a push the other way. Searching that way turns the hard
+//! part of many levels around: a goal room is filled in an order that must not wall a
+//! goal in, but it is emptied in any order, since a box next to a wall is pulled off
+//! it as easily as along it. The start area, where the reverse search must place the
+//! boxes, is usually open. The search is greedy best-first: the least matching bound
+//! of boxes to the squares where boxes start (pulls a lone box needs), then the fewest
+//! pulls so far, then the newest.
+
+use super::Found;
+use crate::sokoban::search::flood::Flood;
+use crate::sokoban::search::positions::{pack, PositionTable};
+use crate::sokoban::Limits;
+use gridsat_encodings::sokoban::analysis::UNREACHABLE;
+use gridsat_encodings::sokoban::matching::Matcher;
+use gridsat_encodings::sokoban::{Dir, Level, Push};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+/// What the reverse search did, for reports.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct ReverseStats {
+    pub stored: usize,
+    pub expanded: usize,
+}
+
+/// `pulls[s][c]`: pulls a lone box on `c` needs to reach the start square of box `s`,
+/// which are the pushes from that square to `c`.
+fn pull_distances(level: &Level) -> Vec<Vec<u32>> {
+    let n = level.num_cells();
+    level
+        .boxes()
+        .iter()
+        .map(|&s| {
+            let mut dist = vec![UNREACHABLE; n];
+            dist[s] = 0;
+            let mut queue = VecDeque::from([s]);
+            while let Some(c) = queue.pop_front() {
+                for dir in Dir::ALL {
+                    let Some((_, to)) = level.push_squares(c, dir) else {
+                        continue;
+                    };
+                    if dist[to] == UNREACHABLE {
+                        dist[to] = dist[c] + 1;
+                        queue.push_back(to);
+                    }
+                }
+            }
+            dist
+        })
+        .collect()
+}
+
+/// The reverse search and everything it keeps between turns (`turns`).
+pub(super) struct ReverseSearch<'a> {
+    level: &'a Level,
+    /// Only plans with fewer pushes than this (`Options::below`).
+    below: Option<u32>,
+    pulls: Vec<Vec<u32>>,
+    matcher: Matcher,
+    costs: Vec<Vec<u32>>,
+    /// The start's boxes, packed: the position the search is after.
+    target: Vec<u64>,
+    store: PositionTable,
+    g_of: Vec<u32>,
+    closed: Vec<bool>,
+    /// Least matching bound (times a large weight) plus pulls, then the newest.
+    open: BinaryHeap<Reverse<(u64, u32, u32)>>,
+    flood: Flood,
+    seen: Vec<bool>,
+    occupied: Vec<bool>,
+    boxes: Vec<usize>,
+    moved: Vec<usize>,
+    packed: Vec<u64>,
+    pub(super) stats: ReverseStats,
+}
+
+/// The bound weighs this much more than a pull: the search is greedy, the pulls only
+/// break ties.
+const GREEDY: u64 = 1000;
+
+impl<'a> ReverseSearch<'a> {
+    pub(super) fn new(level: &'a Level, below: Option<u32>) -> ReverseSearch<'a> {
+        let n = level.num_cells();
+        let pulls = pull_distances(level);
+        let k = pulls.len();
+        ReverseSearch {
+            level,
+            below,
+            pulls,
+            matcher: Matcher::default(),
+            costs: vec![vec![0; k]; k],
+            target: Vec::new(),
+            store: PositionTable::new(n.div_ceil(64)),
+            g_of: Vec::new(),
+            closed: Vec::new(),
+            open: BinaryHeap::new(),
+            flood: Flood::new(n),
+            seen: vec![false; n],
+            occupied: vec![false; n],
+            boxes: Vec::new(),
+            moved: Vec::new(),
+            packed: Vec::new(),
+            stats: ReverseStats::default(),
+        }
+    }
+
+    pub(super) fn stored(&self) -> usize {
+        self.store.len()
+    }
+
+    /// The least pulls that bring the lone boxes on `boxes` to distinct start squares.
+    fn bound(&mut self, boxes: &[usize]) -> Option<u32> {
+        for (row, &b) in self.costs.iter_mut().zip(boxes) {
+            for (cost, dist) in row.iter_mut().zip(&self.pulls) {
+                *cost = dist[b];
+            }
+        }
+        self.matcher.solve(&self.costs)
+    }
+
+    /// Stores the solved positions (boxes on the goals, the player in any region of
+    /// free squares: each is a possible end of a plan); `Some` when that settles it.
+    pub(super) fn start(&mut self) -> Option<Found> {
+        let level = self.level;
+        if level.boxes().len() != level.goals().len() {
+            return Some(Err("the reverse search needs as many boxes as goals".into()));
+        }
+        let n = level.num_cells();
+        for &b in level.boxes() {
+            self.occupied[b] = true;
+        }
+        pack(&self.occupied, &mut self.target);
+        self.occupied.iter_mut().for_each(|o| *o = false);
+        let mut goals = level.goals().to_vec();
+        goals.sort_unstable();
+        for &g in &goals {
+            self.occupied[g] = true;
+        }
+        let Some(h0) = self.bound(&goals) else {
+            return Some(Err("no box on a goal can be pulled to a start".into()));
+        };
+        pack(&self.occupied, &mut self.packed);
+        let mut seen = vec![false; n];
+        for c in 0..n {
+            if self.occupied[c] || seen[c] {
+                continue;
+            }
+            let smallest = self.flood.fill(level, &self.occupied, c);
+            for (x, s) in seen.iter_mut().enumerate() {
+                *s |= self.flood.reached(x);
+            }
+            if self.packed == self.target && self.flood.reached(level.player()) {
+                return Some(Ok(Vec::new()));
+            }
+            let (i, _) = self.store.find_or_insert(&self.packed, smallest as u16);
+            self.g_of.push(0);
+            self.closed.push(false);
+            self.open.push(Reverse((
+                u64::from(h0) * GREEDY,
+                u32::MAX - i as u32,
+                i as u32,
+            )));
+        }
+        None
+    }
+
+    /// Expands positions until `effort` more units (`ReverseSearch::effort`) are done;
+    /// `Some` when the search ends: a plan, a limit, or no positions left.
+    pub(super) fn turn(&mut self, limits: &Limits, effort: usize) -> Option<Found> {
+        let until = self.effort().saturating_add(effort);
+        while self.effort() < until {
+            let Some(Reverse((_, _, i))) = self.open.pop() else {
+                return Some(Err("the reverse search ran out of positions".into()));
+            };
+            let i = i as usize;
+            if self.closed[i] {
+                continue;
+            }
+            if self.stats.expanded.is_multiple_of(64) && limits.expired() {
+                return Some(Err("time limit".into()));
+            }
+            if self.store.len() > limits.max_states {
+                return Some(Err(format!("size limit ({} positions)", limits.max_states)));
+            }
+            if let Some(plan) = self.expand(i) {
+                return Some(Ok(plan));
+            }
+        }
+        None
+    }
+
+    /// The work done so far, in the forward search's unit (`Search::effort`): an
+    /// expansion pulls every box four ways and solves a matching for each child,
+    /// about 10 us on XSokoban, some sixteen box-path states.
+    pub(super) fn effort(&self) -> usize {
+        16 * self.stats.expanded
+    }
+
+    /// Expands position `i`; the plan when a child is the level's start.
+    fn expand(&mut self, i: usize) -> Option<Vec<Push>> {
+        let level = self.level;
+        self.closed[i] = true;
+        self.stats.expanded += 1;
+        self.store.unpack(i, &mut self.occupied, &mut self.boxes);
+        self.flood
+            .fill(level, &self.occupied, usize::from(self.store.player_of(i)));
+        let g = self.g_of[i] + 1;
+        let boxes = std::mem::take(&mut self.boxes);
+        let mut plan = None;
+        'pulls: for (k, &b) in boxes.iter().enumerate() {
+            for dir in Dir::ALL {
+                // The player stands on `to`, next to the box, and steps back to `back`.
+                let Some(to) = level.neighbour(b, dir) else {
+                    continue;
+                };
+                let Some(back) = level.neighbour(to, dir) else {
+                    continue;
+                };
+                if self.occupied[to] || self.occupied[back] || !self.flood.reached(to) {
+                    continue;
+                }
+                self.moved.clone_from(&boxes);
+                self.moved[k] = to;
+                self.occupied[b] = false;
+                self.occupied[to] = true;
+                let moved = std::mem::take(&mut self.moved);
+                let child = self.bound(&moved).and_then(|h| {
+                    // A plan through this child has g pulls after the start, h at least
+                    // before.
+                    if self.below.is_some_and(|b| g + h >= b) {
+                        return None;
+                    }
+                    self.child(
+                        i,
+                        g,
+                        h,
+                        back,
+                        Push {
+                            from: to,
+                            dir: dir.opposite(),
+                        },
+                    )
+                });
+                self.moved = moved;
+                self.occupied[to] = false;
+                self.occupied[b] = true;
+                if let Some(found) = child {
+                    plan = Some(found);
+                    break 'pulls;
+                }
+            }
+        }
+        self.boxes = boxes;
+        plan
+    }
+
+    /// Stores the child after a pull (`self.occupied` already moved) with the player on
+    /// `back`, `g` pulls from a solved position and bound `h`, reached by the pull that
+    /// is `push` forwards; the plan when it is the level's start.
+    fn child(&mut self, i: usize, g: u32, h: u32, back: usize, push: Push) -> Option<Vec<Push>> {
+        let level = self.level;
+        let smallest = flood_child(&mut self.seen, level, &self.occupied, back);
+        pack(&self.occupied, &mut self.packed);
+        let (j, new) = self.store.find_or_insert(&self.packed, smallest as u16);
+        if !new && g >= self.g_of[j] {
+            return None;
+        }
+        if new {
+            self.g_of.push(g);
+            self.closed.push(false);
+            let key = u64::from(h) * GREEDY + u64::from(g);
+            self.open
+                .push(Reverse((key, u32::MAX - j as u32, j as u32)));
+        } else {
+            // A shorter way: kept (a parent's pulls stay below its child's, so the
+            // origins form no cycle).
+            self.g_of[j] = g;
+        }
+        self.store.set_origin(j, i, push);
+        if self.packed == self.target && self.seen[level.player()] {
+            // The pulls from a solved position to the start, read backwards.
+            let mut plan = self.store.plan_to(j);
+            plan.reverse();
+            return Some(plan);
+        }
+        None
+    }
+}
+
+/// Searches `level` backwards for any plan; see the module comment.
+pub fn search(level: &Level, limits: &Limits, below: Option<u32>) -> (Found, ReverseStats) {
+    let mut search = ReverseSearch::new(level, below);
+    let found = match search.start() {
+        Some(found) => found,
+        None => loop {
+            if let Some(found) = search.turn(limits, usize::MAX / 2) {
+                break found;
+            }
+        },
+    };
+    search.stats.stored = search.store.len();
+    (found, search.stats)
+}
+
+/// The player's region after a pull (marked in `seen`, cleared first): its smallest
+/// square.
+fn flood_child(seen: &mut [bool], level: &Level, occupied: &[bool], from: usize) -> usize {
+    seen.iter_mut().for_each(|s| *s = false);
+    let mut stack = vec![from];
+    seen[from] = true;
+    let mut smallest = from;
+    while let Some(c) = stack.pop() {
+        smallest = smallest.min(c);
+        for d in Dir::ALL {
+            if let Some(x) = level.neighbour(c, d) {
+                if !occupied[x] && !seen[x] {
+                    seen[x] = true;
+                    stack.push(x);
+                }
+            }
+        }
+    }
+    smallest
+}
