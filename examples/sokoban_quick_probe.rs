@@ -16,6 +16,7 @@ use gridsat::sokoban::parse::{parse_levels, LevelFormat};
 use gridsat::sokoban::plan::to_lurd;
 use gridsat::sokoban::search::quick::{self, Options};
 use gridsat::sokoban::Limits;
+use gridsat_encodings::sokoban::Level;
 use std::time::{Duration, Instant};
 
 fn main() -> anyhow::Result<()> {
@@ -46,19 +47,7 @@ fn main() -> anyhow::Result<()> {
         if knob("QUICK_REVERSE") == Some(1) {
             let (found, stats) = quick::reverse::search(&entry.level, &limits, None);
             let seconds = started.elapsed().as_secs_f64();
-            let outcome = match found {
-                Ok(plan) => {
-                    let lurd = to_lurd(&entry.level, &plan)
-                        .map_err(|e| anyhow::anyhow!("level {n}: {e}"))?;
-                    let replayed = replay(&entry.level, &lurd)
-                        .map_err(|e| anyhow::anyhow!("level {n}: {e}"))?;
-                    format!(
-                        "plan of {} pushes ({} moves, replayed)",
-                        replayed.pushes, replayed.moves
-                    )
-                }
-                Err(why) => why,
-            };
+            let outcome = replayed(&entry.level, n, found)?;
             println!("level {n}: {outcome} after {seconds:.2} s; {stats:?}");
             continue;
         }
@@ -72,24 +61,24 @@ fn main() -> anyhow::Result<()> {
             quick::search(&entry.level, &limits, options)
         };
         let seconds = started.elapsed().as_secs_f64();
-        // Every plan replayed by the referee (an error unless it ends solved), as the
-        // command line does before printing.
-        let outcome = match found {
-            Ok(plan) => {
-                let lurd =
-                    to_lurd(&entry.level, &plan).map_err(|e| anyhow::anyhow!("level {n}: {e}"))?;
-                let replayed =
-                    replay(&entry.level, &lurd).map_err(|e| anyhow::anyhow!("level {n}: {e}"))?;
-                format!(
-                    "plan of {} pushes ({} moves, replayed)",
-                    replayed.pushes, replayed.moves
-                )
-            }
-            Err(why) => why,
-        };
+        let outcome = replayed(&entry.level, n, found)?;
         println!("level {n}: {outcome} after {seconds:.2} s; {stats:?}");
     }
     Ok(())
+}
+
+/// The plan's pushes and moves after the referee replayed it (an error unless it ends
+/// solved), as the command line does before printing; or why there is none.
+fn replayed(level: &Level, n: usize, found: quick::Found) -> anyhow::Result<String> {
+    let Ok(plan) = found else {
+        return Ok(found.unwrap_err());
+    };
+    let lurd = to_lurd(level, &plan).map_err(|e| anyhow::anyhow!("level {n}: {e}"))?;
+    let r = replay(level, &lurd).map_err(|e| anyhow::anyhow!("level {n}: {e}"))?;
+    Ok(format!(
+        "plan of {} pushes ({} moves, replayed)",
+        r.pushes, r.moves
+    ))
 }
 
 /// An option of the quick search from the environment, to compare settings.

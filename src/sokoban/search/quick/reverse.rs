@@ -70,7 +70,8 @@ pub(super) struct ReverseSearch<'a> {
     /// Least matching bound (times a large weight) plus pulls, then the newest.
     open: BinaryHeap<Reverse<(u64, u32, u32)>>,
     flood: Flood,
-    seen: Vec<bool>,
+    /// The player's region after a pull.
+    child_flood: Flood,
     occupied: Vec<bool>,
     boxes: Vec<usize>,
     moved: Vec<usize>,
@@ -99,7 +100,7 @@ impl<'a> ReverseSearch<'a> {
             closed: Vec::new(),
             open: BinaryHeap::new(),
             flood: Flood::new(n),
-            seen: vec![false; n],
+            child_flood: Flood::new(n),
             occupied: vec![false; n],
             boxes: Vec::new(),
             moved: Vec::new(),
@@ -263,7 +264,7 @@ impl<'a> ReverseSearch<'a> {
     /// is `push` forwards; the plan when it is the level's start.
     fn child(&mut self, i: usize, g: u32, h: u32, back: usize, push: Push) -> Option<Vec<Push>> {
         let level = self.level;
-        let smallest = flood_child(&mut self.seen, level, &self.occupied, back);
+        let smallest = self.child_flood.fill(level, &self.occupied, back);
         pack(&self.occupied, &mut self.packed);
         let (j, new) = self.store.find_or_insert(&self.packed, smallest as u16);
         if !new && g >= self.g_of[j] {
@@ -281,7 +282,7 @@ impl<'a> ReverseSearch<'a> {
             self.g_of[j] = g;
         }
         self.store.set_origin(j, i, push);
-        if self.packed == self.target && self.seen[level.player()] {
+        if self.packed == self.target && self.child_flood.reached(level.player()) {
             // The pulls from a solved position to the start, read backwards.
             let mut plan = self.store.plan_to(j);
             plan.reverse();
@@ -304,25 +305,4 @@ pub fn search(level: &Level, limits: &Limits, below: Option<u32>) -> (Found, Rev
     };
     search.stats.stored = search.store.len();
     (found, search.stats)
-}
-
-/// The player's region after a pull (marked in `seen`, cleared first): its smallest
-/// square.
-fn flood_child(seen: &mut [bool], level: &Level, occupied: &[bool], from: usize) -> usize {
-    seen.iter_mut().for_each(|s| *s = false);
-    let mut stack = vec![from];
-    seen[from] = true;
-    let mut smallest = from;
-    while let Some(c) = stack.pop() {
-        smallest = smallest.min(c);
-        for d in Dir::ALL {
-            if let Some(x) = level.neighbour(c, d) {
-                if !occupied[x] && !seen[x] {
-                    seen[x] = true;
-                    stack.push(x);
-                }
-            }
-        }
-    }
-    smallest
 }
