@@ -12,6 +12,7 @@
 
 use gridsat::limits::Budget;
 use gridsat::sokoban::check::replay;
+use gridsat::sokoban::cli::Method;
 use gridsat::sokoban::parse::{parse_levels, LevelFormat};
 use gridsat::sokoban::plan::to_lurd;
 use gridsat::sokoban::search::quick::{self, Options};
@@ -29,8 +30,10 @@ fn main() -> anyhow::Result<()> {
     for n in levels {
         let n: usize = n.parse()?;
         let entry = parse_levels(&text, LevelFormat::Auto, Some(n))?.remove(0);
+        // The position limit of `gridsat sokoban --quick` (its method's default).
         let limits = Limits {
             budget: Budget::starting_now(Some(Duration::from_secs_f64(seconds))),
+            max_states: Method::Portfolio.default_max_states(),
             ..Limits::default()
         };
         let started = Instant::now();
@@ -42,6 +45,7 @@ fn main() -> anyhow::Result<()> {
             fallback_candidates: knob("QUICK_FALLBACK")
                 .unwrap_or(Options::default().fallback_candidates),
             clearing: knob("QUICK_CLEARING") == Some(1),
+            box_moves: knob("QUICK_BOX_MOVES") == Some(1),
             ..Options::default()
         };
         if knob("QUICK_REVERSE") == Some(1) {

@@ -442,3 +442,101 @@ fn reverse_plans_replay_and_are_never_shorter_than_the_microban_optima() {
     // plans would pass the loop above).
     assert!(planned >= 20, "only {planned} of 27 planned");
 }
+
+/// The box-move search (FESS's macro moves: one box to any square it can be pushed to).
+fn box_moves() -> Options {
+    Options {
+        box_moves: true,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn box_move_plans_replay_and_are_never_shorter_than_the_microban_optima() {
+    for (name, level, optimum) in microban() {
+        let (found, _) = quick::search(&level, &Limits::default(), box_moves());
+        let plan = found.unwrap_or_else(|why| panic!("Microban {name}: no plan: {why}"));
+        let pushes = replayed(&level, &plan);
+        assert!(pushes >= optimum, "Microban {name}: {pushes} < {optimum}");
+        if optimum > 32 {
+            continue;
+        }
+        let below = Options {
+            below: Some(optimum as u32),
+            ..box_moves()
+        };
+        let (found, _) = quick::search(&level, &Limits::default(), below);
+        assert!(found.is_err(), "Microban {name}: {found:?}");
+    }
+}
+
+#[test]
+fn box_moves_plan_every_solvable_random_small_level_and_no_unsolvable_one() {
+    // A single push is a box move too, and the pruning is A*'s, so unlike the plain
+    // search's tunnel macro the box moves leave no position out: every solvable level
+    // gets a plan (with at least the optimum's pushes), and asked for fewer pushes than
+    // the optimum the search finds none.
+    let mut rng = Rng::new(0xB0C5_2026);
+    let (mut solvable, mut unsolvable, mut checked) = (0, 0, 0);
+    while checked < 300 {
+        let Some(level) = ROOM.draw(&mut rng) else {
+            continue;
+        };
+        checked += 1;
+        let (found, _) = quick::search(&level, &Limits::default(), box_moves());
+        match bfs::search(&level, &Limits::default()) {
+            Outcome::Solved(best) => {
+                solvable += 1;
+                let optimum = best.pushes.len();
+                let plan = found.unwrap_or_else(|why| panic!("{why} on {level:?}"));
+                assert!(replayed(&level, &plan) >= optimum, "{level:?}");
+                let below = Options {
+                    below: Some(optimum as u32),
+                    ..box_moves()
+                };
+                let (found, _) = quick::search(&level, &Limits::default(), below);
+                assert!(found.is_err(), "below the optimum on {level:?}");
+            }
+            Outcome::Unsolvable { .. } => {
+                unsolvable += 1;
+                assert!(found.is_err(), "a plan for an unsolvable level: {level:?}");
+            }
+            other => panic!("{other:?} on {level:?}"),
+        }
+    }
+    assert!(
+        solvable > 60 && unsolvable > 25,
+        "{solvable} solvable, {unsolvable} unsolvable"
+    );
+}
+
+#[test]
+fn a_level_only_the_box_moves_plan_gets_its_plan_after_the_handover() {
+    // XSokoban 49: the quick thread's searches find no plan in 60 s; with no plan and
+    // nothing proven at half the time limit, A* hands its core to the box-move search,
+    // which plans it within a second. The plan is replayed, and the bound beside it is
+    // A*'s from when it stopped.
+    let file = "examples/sokoban/levels/xsokoban.xsb";
+    let (code, out, err) = gridsat_sokoban(&[
+        file,
+        "--level",
+        "49",
+        "--quick",
+        "--timeout",
+        "6",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 5, "{out}{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let report = &json[0];
+    assert_eq!(report["outcome"], "not-proven-optimal", "{out}");
+    // Not before the handover, at 3 s.
+    let first = report["quick"]["first_seconds"].as_f64().unwrap();
+    assert!(first >= 3.0, "{out}");
+    let level = level(&std::fs::read_to_string(file).unwrap(), 49);
+    let replayed = replay(&level, report["lurd"].as_str().unwrap()).unwrap();
+    let pushes = report["pushes"].as_u64().unwrap();
+    assert_eq!(replayed.pushes as u64, pushes);
+    assert!(report["no_plan_below"].as_u64().unwrap() < pushes, "{out}");
+}

@@ -18,6 +18,7 @@
 use super::astar;
 use super::moves::{self, MovesReport};
 use super::quick::plans::{plans, unproven_outcome, BestPlan, QuickEvent, QuickReport};
+use super::quick::{turns, Options};
 use super::sat::{solve_with, EncodingSize, Progress, SatOptions};
 use crate::limits::GRACE;
 use crate::sokoban::{Limits, Outcome};
@@ -253,9 +254,15 @@ impl Portfolio {
             let level = level.clone();
             std::thread::spawn(move || {
                 let improve = quick_limits.budget.deadline().is_some();
-                plans(&level, &quick_limits, improve, started, |event| {
-                    tx.send(Message::Quick(event)).is_ok()
-                })
+                let searches = turns::quick_thread(Options::default());
+                plans(
+                    &level,
+                    &quick_limits,
+                    &searches,
+                    improve,
+                    started,
+                    |event| tx.send(Message::Quick(event)).is_ok(),
+                )
             });
         });
         let joins = limits.budget.deadline().map(|deadline| {

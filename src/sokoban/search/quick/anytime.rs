@@ -1,23 +1,38 @@
 //! `--quick`: a plan first, then shorter plans and a proof while time remains.
 //!
-//! Two threads. One runs the quick search (the parent module) for any plan; with a
-//! deadline it then searches again for a plan with fewer pushes than the best so far
-//! (`Options::below`), and again, until a search finds none or the time is up: later,
-//! shorter plans replace the first. The other runs A*, which proves: a push-optimal plan
-//! or unsolvable ends everything at once, and when it is stopped it leaves its bound (the
-//! least `f` of its open list), the bound printed beside a plan it could not prove.
+//! Two threads, on the machine's two cores. One runs the quick search (the parent
+//! module) for any plan; with a deadline it then searches again for a plan with fewer
+//! pushes than the best so far (`Options::below`), and again, until a search finds none
+//! or the time is up: later, shorter plans replace the first. The other runs A*, which
+//! proves: a push-optimal plan or unsolvable ends everything at once, and when it is
+//! stopped it leaves its bound (the least `f` of its open list), the bound printed
+//! beside a plan it could not prove.
+//!
+//! A* hands its core over when it has proven nothing and no plan is found by half the
+//! time limit (30 s without one), or when it gives up earlier: it is stopped, its bound
+//! kept, and a second quick thread takes the core with the searches that do not take
+//! turns in the first (`turns::second_thread`). A level with no plan by then is one A*
+//! would have to solve optimally to help with, far harder than any plan.
 //!
 //! Without a deadline the first plan ends the level: A* is stopped and its bound taken.
 //! A plan whose pushes the bound reaches is push-optimal after all, and says so.
 
 use super::plans::{plans, unproven_outcome, BestPlan, QuickEvent, QuickReport};
+use super::{turns, Options};
 use crate::limits::GRACE;
 use crate::sokoban::search::astar::{self, SearchStats};
 use crate::sokoban::search::moves::{self, MovesReport};
 use crate::sokoban::{Limits, Outcome};
 use gridsat_encodings::sokoban::{Analysis, Level};
 use std::sync::mpsc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// The share of the time limit after which A*, with nothing proven and no plan found,
+/// hands its core to the second quick thread.
+const HANDOVER_AT: f64 = 0.5;
+
+/// When A* hands its core over without a time limit.
+const HANDOVER_WITHOUT_DEADLINE: Duration = Duration::from_secs(30);
 
 /// What `solve` found and how.
 pub struct Anytime {
@@ -41,15 +56,14 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
     let started = Instant::now();
     let improve = limits.budget.deadline().is_some();
     let (tx, rx) = mpsc::channel();
-    let astar_limits = Limits {
+    let child = || Limits {
         budget: limits.budget.child(),
         ..limits.clone()
     };
-    let quick_limits = Limits {
-        budget: limits.budget.child(),
-        ..limits.clone()
-    };
-    let (stop_astar, stop_quick) = (astar_limits.budget.clone(), quick_limits.budget.clone());
+    let (astar_limits, quick_limits, second_limits) = (child(), child(), child());
+    let stop_astar = astar_limits.budget.clone();
+    let stop_quick = [quick_limits.budget.clone(), second_limits.budget.clone()];
+    let stop_quick = || stop_quick.iter().for_each(|b| b.cancel());
     {
         let (level, tx) = (level.clone(), tx.clone());
         std::thread::spawn(move || {
@@ -57,30 +71,57 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
             let _ = tx.send(Message::Astar(outcome, stats));
         });
     }
-    {
-        let level = level.clone();
+    let quick_thread = |searches: Vec<Options>, limits: Limits| {
+        let (level, tx) = (level.clone(), tx.clone());
         std::thread::spawn(move || {
-            plans(&level, &quick_limits, improve, started, |event| {
+            plans(&level, &limits, &searches, improve, started, |event| {
                 tx.send(Message::Quick(event)).is_ok()
             })
         });
-    }
+    };
+    quick_thread(
+        turns::quick_thread(Options::default()).to_vec(),
+        quick_limits,
+    );
+    let mut quick_running = 1;
+    // The second quick thread, until it starts.
+    let mut second = Some(second_limits);
+    let handover = started
+        + limits
+            .budget
+            .deadline()
+            .map_or(HANDOVER_WITHOUT_DEADLINE, |d| {
+                d.saturating_duration_since(started).mul_f64(HANDOVER_AT)
+            });
+    let hand_over = |run: &mut Run, second: &mut Option<Limits>| {
+        if let Some(limits) = second.take().filter(|_| !run.plans.is_some()) {
+            quick_thread(turns::second_thread(Options::default()).to_vec(), limits);
+            run.handed_over = true;
+            1
+        } else {
+            0
+        }
+    };
     let mut run = Run {
         bound: Analysis::new(level).lower_bound.unwrap_or(0) as usize,
         ..Run::default()
     };
-    let (mut quick_done, mut astar_done) = (false, false);
+    let mut astar_done = false;
     loop {
-        let message = match limits.budget.remaining() {
+        let wake = [limits.budget.deadline(), second.as_ref().map(|_| handover)]
+            .into_iter()
+            .flatten()
+            .min();
+        let message = match wake {
             None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
-            Some(left) => rx.recv_timeout(left),
+            Some(at) => rx.recv_timeout(at.saturating_duration_since(Instant::now())),
         };
         match message {
             Ok(Message::Quick(QuickEvent::Done(reason, stats))) => {
-                quick_done = true;
+                quick_running -= 1;
                 run.plans.searched(stats);
                 run.reasons.push(format!("quick: {reason}"));
-                if astar_done {
+                if astar_done && quick_running == 0 {
                     return Ok(run.finish(started));
                 }
             }
@@ -88,7 +129,10 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
                 run.plans.offer(plan, seconds);
                 if !improve {
                     stop_astar.cancel();
-                    run.wait_for_astar(&rx);
+                    stop_quick();
+                    if !astar_done {
+                        run.wait_for_astar(&rx);
+                    }
                     return Ok(run.finish(started));
                 }
             }
@@ -101,22 +145,42 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
                         no_plan_below,
                     } => {
                         run.bound = run.bound.max(no_plan_below);
-                        run.reasons.push(format!("astar: {reason}"));
+                        if !run.handed_over {
+                            run.reasons.push(format!("astar: {reason}"));
+                        }
                         // Past --max-pushes the quick search has nothing left to find.
                         let beyond = limits.max_pushes.is_some_and(|m| run.bound > m);
-                        if quick_done || beyond || run.bound >= run.plans.pushes() {
-                            stop_quick.cancel();
+                        if beyond || run.bound >= run.plans.pushes() {
+                            stop_quick();
+                            return Ok(run.finish(started));
+                        }
+                        // A* gave up before the handover: its core is free now.
+                        quick_running += hand_over(&mut run, &mut second);
+                        if quick_running == 0 {
                             return Ok(run.finish(started));
                         }
                     }
                     proven => {
-                        stop_quick.cancel();
+                        stop_quick();
                         return run.proven(level, limits, proven, started);
                     }
                 }
             }
+            Err(mpsc::RecvTimeoutError::Timeout) if !limits.budget.expired() => {
+                // The handover: A* is told to stop (it answers with its bound).
+                if !run.plans.is_some() && !astar_done {
+                    stop_astar.cancel();
+                    quick_running += hand_over(&mut run, &mut second);
+                    run.reasons.push(format!(
+                        "astar: stopped after {:.0} s without a plan, for the {}",
+                        started.elapsed().as_secs_f64(),
+                        turns::second_thread(Options::default())[0].name()
+                    ));
+                }
+                second = None;
+            }
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                stop_quick.cancel();
+                stop_quick();
                 stop_astar.cancel();
                 if !astar_done {
                     run.wait_for_astar(&rx);
@@ -140,6 +204,8 @@ struct Run {
     bound: usize,
     reasons: Vec<String>,
     search: Option<SearchStats>,
+    /// Whether A* handed its core to the second quick thread.
+    handed_over: bool,
 }
 
 impl Run {

@@ -16,7 +16,10 @@ use std::collections::BinaryHeap;
 pub(super) struct BoxPaths {
     /// `came[c * 4 + d]`: the state the box on `c` (player on the side `d`) was pushed
     /// from, stamped with the search it belongs to.
+    /// The last one is the start state (`start`).
     came: Vec<(u32, u32)>,
+    /// The square the box of the last search started on.
+    from: usize,
     stamp: u32,
     open: BinaryHeap<Reverse<(u32, u32, u32)>>,
     flood: Flood,
@@ -28,9 +31,31 @@ pub(super) struct BoxPaths {
 const START: u32 = u32::MAX;
 
 impl BoxPaths {
+    /// Begins a search of the box on `from`: its start state, which is none of the
+    /// `(square, side)` states (the player is wherever it is), so that the box pushed
+    /// back onto `from` is a state of its own.
+    fn start(&mut self, from: usize) -> u32 {
+        let start = (self.came.len() - 1) as u32;
+        self.came[start as usize] = (self.stamp, START);
+        self.from = from;
+        start
+    }
+
+    /// The box's square in `state`.
+    fn cell_of(&self, state: u32) -> usize {
+        if state as usize == self.came.len() - 1 {
+            self.from
+        } else {
+            state as usize / 4
+        }
+    }
+}
+
+impl BoxPaths {
     pub(super) fn new(n: usize) -> BoxPaths {
         BoxPaths {
-            came: vec![(0, 0); n * 4],
+            came: vec![(0, 0); n * 4 + 1],
+            from: 0,
             stamp: 0,
             open: BinaryHeap::new(),
             flood: Flood::new(n),
@@ -64,9 +89,7 @@ impl BoxPaths {
         if h0 == UNREACHABLE {
             return None;
         }
-        // The start state: side 4 stands for "wherever the player is now".
-        let start = (from * 4) as u32;
-        self.came[start as usize] = (self.stamp, START);
+        let start = self.start(from);
         self.open.push(Reverse((h0, 0, start)));
         let mut looked = 0;
         let mut found = None;
@@ -76,7 +99,7 @@ impl BoxPaths {
             if looked > limit {
                 break;
             }
-            let cell = state as usize / 4;
+            let cell = self.cell_of(state);
             if target(cell) && state != start {
                 found = Some(state);
                 break;
@@ -114,12 +137,86 @@ impl BoxPaths {
         }
         occupied[from] = true;
         self.looked += looked;
-        let mut at = found?;
         let mut pushes = Vec::new();
+        self.path_to(level, found?, &mut pushes);
+        Some(pushes)
+    }
+}
+
+impl BoxPaths {
+    /// Every move of the box on `from` with the other boxes of `occupied` fixed (FESS's
+    /// macro moves): for each square it can be pushed to and each side the player can
+    /// end on, the fewest pushes that get it there, handed to `each`. The player starts
+    /// in the region of `player`; dead squares are never entered; at most `limit` states
+    /// are looked at. `occupied` is left as it was.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn every_move(
+        &mut self,
+        level: &Level,
+        analysis: &Analysis,
+        occupied: &mut [bool],
+        from: usize,
+        player: usize,
+        limit: usize,
+        mut each: impl FnMut(&[Push]),
+    ) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.came.iter_mut().for_each(|c| *c = (0, 0));
+            self.stamp = 1;
+        }
+        // Breadth-first, so the first way to a state is a shortest; the queue is the
+        // list of states in the order found.
+        let start = self.start(from);
+        let mut order = vec![start];
+        let mut next_up = 0;
+        occupied[from] = false;
+        while next_up < order.len() && next_up < limit {
+            let state = order[next_up];
+            next_up += 1;
+            let cell = self.cell_of(state);
+            occupied[cell] = true;
+            let walker = if state == start {
+                player
+            } else {
+                let side = Dir::ALL[state as usize % 4];
+                level
+                    .neighbour(cell, side)
+                    .expect("the player stands there")
+            };
+            self.flood.fill(level, occupied, walker);
+            occupied[cell] = false;
+            for dir in Dir::ALL {
+                let Some((behind, to)) = level.push_squares(cell, dir) else {
+                    continue;
+                };
+                if !self.flood.reached(behind) || occupied[to] || analysis.dead[to] {
+                    continue;
+                }
+                let next = (to * 4 + dir.opposite().index()) as u32;
+                if self.came[next as usize].0 == self.stamp {
+                    continue;
+                }
+                self.came[next as usize] = (self.stamp, state);
+                order.push(next);
+            }
+        }
+        occupied[from] = true;
+        self.looked += next_up;
+        let mut pushes = Vec::new();
+        for &state in &order[1..] {
+            self.path_to(level, state, &mut pushes);
+            each(&pushes);
+        }
+    }
+
+    /// The pushes of the last search from its start to `state`, into `pushes`.
+    fn path_to(&self, level: &Level, mut at: u32, pushes: &mut Vec<Push>) {
+        pushes.clear();
         while self.came[at as usize].1 != START {
             let before = self.came[at as usize].1;
-            let cell = before as usize / 4;
-            let to = at as usize / 4;
+            let cell = self.cell_of(before);
+            let to = self.cell_of(at);
             let dir = Dir::ALL
                 .into_iter()
                 .find(|&d| level.neighbour(cell, d) == Some(to))
@@ -128,7 +225,6 @@ impl BoxPaths {
             at = before;
         }
         pushes.reverse();
-        Some(pushes)
     }
 }
 
@@ -168,5 +264,86 @@ mod tests {
             .expect("a path");
         assert_eq!(path.len(), 4, "{path:?}");
         assert!(occupied[l.boxes()[0]]);
+    }
+
+    /// The fewest pushes that bring the lone moving box from `from` to each (square,
+    /// side the player stands on) with the other boxes fixed, by a 0-1 breadth-first
+    /// search over the exact squares of box and player (a step costs 0, a push 1),
+    /// never into a dead square.
+    fn brute_force(l: &Level, dead: &[bool], from: usize) -> Vec<((usize, usize), usize)> {
+        use std::collections::{HashMap, VecDeque};
+        let others: Vec<usize> = l.boxes().iter().copied().filter(|&b| b != from).collect();
+        let mut best: HashMap<(usize, usize), usize> = HashMap::new();
+        let mut queue = VecDeque::from([(from, l.player(), 0)]);
+        let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
+        while let Some((b, p, pushes)) = queue.pop_front() {
+            if seen.get(&(b, p)).is_some_and(|&d| d <= pushes) {
+                continue;
+            }
+            seen.insert((b, p), pushes);
+            for d in Dir::ALL {
+                let Some(q) = l.neighbour(p, d) else { continue };
+                if others.contains(&q) {
+                    continue;
+                }
+                if q != b {
+                    queue.push_front((b, q, pushes));
+                } else if let Some(to) = l.neighbour(b, d) {
+                    if !others.contains(&to) && !dead[to] {
+                        // After the push the player stands where the box was: on the
+                        // side opposite the push.
+                        let e = best.entry((to, d.opposite().index())).or_insert(pushes + 1);
+                        *e = (*e).min(pushes + 1);
+                        queue.push_back((to, b, pushes + 1));
+                    }
+                }
+            }
+        }
+        let mut states: Vec<((usize, usize), usize)> = best.into_iter().collect();
+        states.sort_unstable();
+        states
+    }
+
+    #[test]
+    fn every_move_of_a_box_has_the_fewest_pushes_a_brute_force_finds() {
+        let levels = [
+            "#######\n#     #\n#@$   #\n####  #\n   #. #\n   ####\n",
+            "########\n#  .   #\n# $$ # #\n#  @ $.#\n# .    #\n########\n",
+            "#########\n#...$$$.#\n#.#######\n#  $  @#\n#  #####\n########\n",
+            "#######\n#.  . #\n# #$# #\n# $@$ #\n#  .  #\n#######\n",
+        ];
+        for text in levels {
+            let l = level(text);
+            let analysis = Analysis::new(&l);
+            let mut occupied = vec![false; l.num_cells()];
+            for &b in l.boxes() {
+                occupied[b] = true;
+            }
+            let mut paths = BoxPaths::new(l.num_cells());
+            for &from in l.boxes() {
+                let mut found = Vec::new();
+                paths.every_move(
+                    &l,
+                    &analysis,
+                    &mut occupied,
+                    from,
+                    l.player(),
+                    usize::MAX,
+                    |pushes| {
+                        // The pushes are legal one after another, all of this box.
+                        let mut at = from;
+                        for push in pushes {
+                            assert_eq!(push.from, at, "{text}{pushes:?}");
+                            at = l.neighbour(at, push.dir).unwrap();
+                        }
+                        let last = pushes.last().unwrap();
+                        found.push(((at, last.dir.opposite().index()), pushes.len()));
+                    },
+                );
+                found.sort_unstable();
+                assert_eq!(found, brute_force(&l, &analysis.dead, from), "{text}");
+                assert!(occupied[from]);
+            }
+        }
     }
 }

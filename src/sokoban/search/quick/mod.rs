@@ -24,6 +24,7 @@ pub mod anytime;
 mod boxpath;
 mod clearing;
 mod features;
+mod meet;
 mod packing;
 pub mod plans;
 pub mod reverse;
@@ -62,12 +63,29 @@ pub struct Options {
     /// move (`clearing`). Off by default: on XSokoban it planned fewer levels (see
     /// docs/sokoban.md).
     pub clearing: bool,
+    /// Whether a position's children are every move of one box to any square it can
+    /// be pushed to (FESS's macro moves, each costing 1 when not advised) instead of
+    /// single pushes (and the tunnel macro).
+    pub box_moves: bool,
     /// Whether this is the reverse search instead (`reverse`: backwards, by pulls),
     /// which takes shorter turns beside the others (`turns`).
     pub reverse: bool,
     /// Only plans with fewer pushes than this: positions whose pushes so far plus their
     /// matching bound reach it are dropped (a later search improving on a plan).
     pub below: Option<u32>,
+}
+
+impl Options {
+    /// The search these options make, for reports.
+    pub fn name(&self) -> &'static str {
+        match (self.reverse, self.box_moves, self.clearing) {
+            (true, _, _) => "reverse",
+            (false, true, false) => "box moves",
+            (false, true, true) => "box moves with clearing",
+            (false, false, true) => "clearing",
+            (false, false, false) => "plain",
+        }
+    }
 }
 
 impl Default for Options {
@@ -77,6 +95,7 @@ impl Default for Options {
             packing_candidates: 3,
             fallback_candidates: 10,
             clearing: false,
+            box_moves: false,
             reverse: false,
             below: None,
         }
@@ -108,6 +127,8 @@ pub struct QuickStats {
     pub unadvised: usize,
     /// States the advisors' box paths looked at.
     pub box_path_states: usize,
+    /// Which search found the plan (`Options::name`, or "meeting"); empty without one.
+    pub found_by: &'static str,
 }
 
 /// How the quick search ended: a plan, or why there is none.
@@ -137,6 +158,9 @@ impl Origins {
         &self.pushes[a as usize..b as usize]
     }
 }
+
+/// Most states a box's moves look at (`Options::box_moves`): every square and side.
+const BOX_MOVE_STATES: usize = usize::MAX;
 
 /// A cell's positions waiting to be expanded: least weight, then least matching bound,
 /// then the oldest.
@@ -385,6 +409,28 @@ impl<'a> Search<'a> {
         let box_list = std::mem::take(&mut self.box_list);
         for (k, &from) in box_list.iter().enumerate() {
             if only_corral && !self.corrals.in_corral(from) {
+                continue;
+            }
+            if self.options.box_moves {
+                let (level, analysis) = (self.level, self.analysis);
+                self.paths.every_move(
+                    level,
+                    analysis,
+                    &mut self.occupied,
+                    from,
+                    player,
+                    BOX_MOVE_STATES,
+                    |pushes| {
+                        let pushes = pushes.to_vec();
+                        children.push((
+                            k,
+                            Child {
+                                pushes,
+                                advised: false,
+                            },
+                        ));
+                    },
+                );
                 continue;
             }
             for dir in Dir::ALL {

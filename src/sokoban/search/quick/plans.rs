@@ -19,26 +19,31 @@ pub enum QuickEvent {
     Done(String, QuickStats),
 }
 
-/// The quick search's thread: a plan, then (when `improve`) shorter ones, each handed
-/// to `send`, until a search finds none, the budget ends, or `send` says nobody
-/// listens any more (returns false).
+/// A quick search's thread, the `searches` taking turns (`turns`): a plan, then (when
+/// `improve`) shorter ones, each handed to `send`, until a search finds none, the
+/// budget ends, or `send` says nobody listens any more (returns false).
 pub fn plans(
     level: &Level,
     limits: &Limits,
+    searches: &[Options],
     improve: bool,
     started: Instant,
     send: impl Fn(QuickEvent) -> bool,
 ) {
     // --max-pushes holds for the quick search too: no plan above it.
-    let mut options = Options {
-        below: limits
-            .max_pushes
-            .map(|m| (m + 1).min(u32::MAX as usize) as u32),
-        ..Options::default()
-    };
+    let max_pushes = limits
+        .max_pushes
+        .map(|m| (m + 1).min(u32::MAX as usize) as u32);
+    let mut searches: Vec<Options> = searches
+        .iter()
+        .map(|&o| Options {
+            below: max_pushes,
+            ..o
+        })
+        .collect();
     let mut total = QuickStats::default();
     let reason = loop {
-        let (found, stats) = turns::search(level, limits, &turns::quick_thread(options));
+        let (found, stats) = turns::search(level, limits, &searches);
         total.add(&stats);
         match found {
             Ok(plan) => {
@@ -49,7 +54,9 @@ pub fn plans(
                 if !improve || pushes == 0 {
                     break "stopped at the first plan".to_string();
                 }
-                options.below = Some(pushes);
+                for options in &mut searches {
+                    options.below = Some(pushes);
+                }
             }
             Err(reason) => break reason,
         }
@@ -90,9 +97,9 @@ impl BestPlan {
         self.best.is_some()
     }
 
-    /// What the thread's searches did, from its `Done`.
+    /// What a thread's searches did, from its `Done` (added up over the threads).
     pub fn searched(&mut self, stats: QuickStats) {
-        self.stats = stats;
+        self.stats.add(&stats);
     }
 
     /// A plan found after `seconds`: kept if it is shorter than the best so far.

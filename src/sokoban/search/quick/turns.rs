@@ -10,13 +10,15 @@
 //! needs, times the number of options; the first plan ends them all. With one option
 //! this is that search alone, expansion for expansion.
 
+use super::meet::Meetings;
 use super::packing::PackingOrder;
 use super::reverse::ReverseSearch;
 use super::{Found, Options, QuickStats, Search};
 use crate::sokoban::search::heuristic::MAX_CELLS;
+use crate::sokoban::search::positions::PositionTable;
 use crate::sokoban::search::static_unsolvable;
 use crate::sokoban::Limits;
-use gridsat_encodings::sokoban::{Analysis, Level};
+use gridsat_encodings::sokoban::{Analysis, Level, Push};
 
 /// The effort (`Search::effort`) of one search's turn before the next takes its own:
 /// about 60 ms, long enough that the switching costs nothing, short enough that the
@@ -51,8 +53,20 @@ pub fn quick_thread(options: Options) -> [Options; 3] {
     [plain, clearing, reverse]
 }
 
+/// The search of `--quick`'s second thread, which takes A*'s core when A* has not
+/// proven anything by half the time (`anytime`): the box moves (FESS's macro moves,
+/// `Options::box_moves`). They plan XSokoban 30 and 49, which the quick thread's
+/// searches do not at 60 s, and miss many levels those plan within a second, so they
+/// run beside them rather than in their turns.
+pub fn second_thread(options: Options) -> [Options; 1] {
+    [Options {
+        box_moves: true,
+        ..options
+    }]
+}
+
 /// One of the searches taking turns.
-enum Searcher<'a> {
+pub(super) enum Searcher<'a> {
     Forward(Box<Search<'a>>),
     Reverse(Box<ReverseSearch<'a>>),
 }
@@ -76,6 +90,42 @@ impl Searcher<'_> {
         match self {
             Searcher::Forward(s) => s.stats_now(),
             Searcher::Reverse(s) => s.stats_now(),
+        }
+    }
+
+    pub(super) fn is_reverse(&self) -> bool {
+        matches!(self, Searcher::Reverse(_))
+    }
+
+    fn positions(&self) -> &PositionTable {
+        match self {
+            Searcher::Forward(s) => &s.store,
+            Searcher::Reverse(s) => s.positions(),
+        }
+    }
+
+    /// How many positions it stored.
+    pub(super) fn stored(&self) -> usize {
+        self.positions().len()
+    }
+
+    /// The key of position `i`: its boxes, packed, and the player's region's smallest
+    /// square.
+    pub(super) fn key(&self, i: usize) -> (&[u64], u16) {
+        self.positions().key(i)
+    }
+
+    /// The number of the position with this key, if it stored it.
+    pub(super) fn find(&self, boxes: &[u64], player: u16) -> Option<usize> {
+        self.positions().find(boxes, player)
+    }
+
+    /// Its way through position `i`: the pushes from the start to it (forward), or from
+    /// it to a solved position (reverse).
+    pub(super) fn way(&self, i: usize) -> Vec<Push> {
+        match self {
+            Searcher::Forward(s) => s.plan_to(i),
+            Searcher::Reverse(s) => s.way_from(i),
         }
     }
 }
@@ -113,23 +163,45 @@ pub fn search(level: &Level, limits: &Limits, options: &[Options]) -> (Found, Qu
             // The forward start is the same for every option: when it settles the
             // level, so it does for all.
             Some(found) if matches!(search, Searcher::Forward(_)) => return (found, stats),
-            Some(Ok(plan)) => return (Ok(plan), stats),
+            Some(Ok(plan)) => {
+                stats.found_by = options[k].name();
+                return (Ok(plan), stats);
+            }
             // The reverse search cannot run (boxes and goals differ in number).
             Some(Err(reason)) => ended[k] = Some(reason),
             None => {}
         }
     }
+    // Meetings are looked for only when both directions search.
+    let meet =
+        searches.iter().any(Searcher::is_reverse) && searches.iter().any(|s| !s.is_reverse());
+    let below = options[0].below;
+    let mut meetings = Meetings::new(searches.len());
     let found = 'turns: loop {
-        for (k, search) in searches.iter_mut().enumerate() {
+        for k in 0..searches.len() {
             if ended[k].is_some() {
                 continue;
             }
-            match search.turn(&limits) {
-                Some(Ok(plan)) => break 'turns Ok(plan),
+            let stopped = match searches[k].turn(&limits) {
+                Some(Ok(plan)) => {
+                    stats.found_by = options[k].name();
+                    break 'turns Ok(plan);
+                }
+                Some(Err(reason)) => Some(reason),
+                None => None,
+            };
+            if meet {
+                if let Some(plan) = meetings.look(&searches, k, below) {
+                    stats.found_by = "meeting";
+                    break 'turns Ok(plan);
+                }
+            }
+            if let Some(reason) = stopped {
                 // A limit ends every search, not only this one.
-                Some(Err(reason)) if limits.expired() => break 'turns Err(reason),
-                Some(Err(reason)) => ended[k] = Some(reason),
-                None => {}
+                if limits.expired() {
+                    break 'turns Err(reason);
+                }
+                ended[k] = Some(reason);
             }
         }
         if ended.iter().all(Option::is_some) {
@@ -185,5 +257,8 @@ impl QuickStats {
         self.cleared += other.cleared;
         self.unadvised += other.unadvised;
         self.box_path_states += other.box_path_states;
+        if !other.found_by.is_empty() {
+            self.found_by = other.found_by;
+        }
     }
 }
