@@ -54,13 +54,15 @@ pub fn quick_thread(options: Options) -> [Options; 3] {
 }
 
 /// The search of `--quick`'s second thread, which takes A*'s core when A* has not
-/// proven anything by half the time (`anytime`): the box moves (FESS's macro moves,
-/// `Options::box_moves`). They plan XSokoban 30 and 49, which the quick thread's
-/// searches do not at 60 s, and miss many levels those plan within a second, so they
-/// run beside them rather than in their turns.
+/// proven anything and no plan is found by half the time (`anytime`): box moves
+/// (FESS's macro moves, `Options::box_moves`) with the clearing advisor. On XSokoban it
+/// plans 24, 30 and 49 (8.8, 19 and 0.3 s alone), which the quick thread's searches do
+/// not plan in 60 s, and misses many levels those plan within a second, so it runs
+/// beside them rather than in their turns.
 pub fn second_thread(options: Options) -> [Options; 1] {
     [Options {
         box_moves: true,
+        clearing: true,
         ..options
     }]
 }
