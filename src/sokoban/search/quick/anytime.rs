@@ -130,9 +130,7 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
                 if !improve {
                     stop_astar.cancel();
                     stop_quick();
-                    if !astar_done {
-                        run.wait_for_astar(&rx);
-                    }
+                    run.wait_for_stopped(&rx, !astar_done, quick_running);
                     return Ok(run.finish(started));
                 }
             }
@@ -182,9 +180,7 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 stop_quick();
                 stop_astar.cancel();
-                if !astar_done {
-                    run.wait_for_astar(&rx);
-                }
+                run.wait_for_stopped(&rx, !astar_done, quick_running);
                 return Ok(run.finish(started));
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
@@ -209,12 +205,24 @@ struct Run {
 }
 
 impl Run {
-    /// A* was told to stop: it answers within a few milliseconds with its bound.
-    fn wait_for_astar(&mut self, rx: &mpsc::Receiver<Message>) {
+    /// The threads still running were told to stop: they answer within a few
+    /// milliseconds, A* (when `astar`) with its bound, each of the `quick` threads with
+    /// what its searches did (for the report's positions).
+    fn wait_for_stopped(
+        &mut self,
+        rx: &mpsc::Receiver<Message>,
+        mut astar: bool,
+        mut quick: usize,
+    ) {
         let grace = Instant::now() + GRACE;
-        while let Ok(message) = rx.recv_timeout(grace.saturating_duration_since(Instant::now())) {
+        while astar || quick > 0 {
+            let left = grace.saturating_duration_since(Instant::now());
+            let Ok(message) = rx.recv_timeout(left) else {
+                return;
+            };
             match message {
                 Message::Astar(outcome, stats) => {
+                    astar = false;
                     self.search = Some(stats);
                     match outcome {
                         Outcome::GaveUp { no_plan_below, .. } => {
@@ -224,10 +232,12 @@ impl Run {
                         Outcome::Solved(s) => self.bound = self.bound.max(s.pushes.len()),
                         Outcome::Unsolvable { .. } => {}
                     }
-                    return;
                 }
                 Message::Quick(QuickEvent::Plan(plan, seconds)) => self.plans.offer(plan, seconds),
-                Message::Quick(QuickEvent::Done(_, stats)) => self.plans.searched(stats),
+                Message::Quick(QuickEvent::Done(_, stats)) => {
+                    quick = quick.saturating_sub(1);
+                    self.plans.searched(stats);
+                }
             }
         }
     }

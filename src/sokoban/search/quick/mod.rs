@@ -24,7 +24,6 @@ pub mod anytime;
 mod boxpath;
 mod clearing;
 mod features;
-mod meet;
 mod packing;
 pub mod plans;
 pub mod reverse;
@@ -127,7 +126,7 @@ pub struct QuickStats {
     pub unadvised: usize,
     /// States the advisors' box paths looked at.
     pub box_path_states: usize,
-    /// Which search found the plan (`Options::name`, or "meeting"); empty without one.
+    /// Which search found the plan (`Options::name`); empty without one.
     pub found_by: &'static str,
 }
 

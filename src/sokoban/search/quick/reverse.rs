@@ -113,18 +113,6 @@ impl<'a> ReverseSearch<'a> {
         self.store.len()
     }
 
-    /// The positions it stored, by number (`meet`).
-    pub(super) fn positions(&self) -> &PositionTable {
-        &self.store
-    }
-
-    /// The pushes from position `i` to a solved position: its pulls, read backwards.
-    pub(super) fn way_from(&self, i: usize) -> Vec<Push> {
-        let mut pushes = self.store.plan_to(i);
-        pushes.reverse();
-        pushes
-    }
-
     /// The least pulls that bring the lone boxes on `boxes` to distinct start squares.
     fn bound(&mut self, boxes: &[usize]) -> Option<u32> {
         for (row, &b) in self.costs.iter_mut().zip(boxes) {

@@ -10,15 +10,13 @@
 //! needs, times the number of options; the first plan ends them all. With one option
 //! this is that search alone, expansion for expansion.
 
-use super::meet::Meetings;
 use super::packing::PackingOrder;
 use super::reverse::ReverseSearch;
 use super::{Found, Options, QuickStats, Search};
 use crate::sokoban::search::heuristic::MAX_CELLS;
-use crate::sokoban::search::positions::PositionTable;
 use crate::sokoban::search::static_unsolvable;
 use crate::sokoban::Limits;
-use gridsat_encodings::sokoban::{Analysis, Level, Push};
+use gridsat_encodings::sokoban::{Analysis, Level};
 
 /// The effort (`Search::effort`) of one search's turn before the next takes its own:
 /// about 60 ms, long enough that the switching costs nothing, short enough that the
@@ -68,7 +66,7 @@ pub fn second_thread(options: Options) -> [Options; 1] {
 }
 
 /// One of the searches taking turns.
-pub(super) enum Searcher<'a> {
+enum Searcher<'a> {
     Forward(Box<Search<'a>>),
     Reverse(Box<ReverseSearch<'a>>),
 }
@@ -92,42 +90,6 @@ impl Searcher<'_> {
         match self {
             Searcher::Forward(s) => s.stats_now(),
             Searcher::Reverse(s) => s.stats_now(),
-        }
-    }
-
-    pub(super) fn is_reverse(&self) -> bool {
-        matches!(self, Searcher::Reverse(_))
-    }
-
-    fn positions(&self) -> &PositionTable {
-        match self {
-            Searcher::Forward(s) => &s.store,
-            Searcher::Reverse(s) => s.positions(),
-        }
-    }
-
-    /// How many positions it stored.
-    pub(super) fn stored(&self) -> usize {
-        self.positions().len()
-    }
-
-    /// The key of position `i`: its boxes, packed, and the player's region's smallest
-    /// square.
-    pub(super) fn key(&self, i: usize) -> (&[u64], u16) {
-        self.positions().key(i)
-    }
-
-    /// The number of the position with this key, if it stored it.
-    pub(super) fn find(&self, boxes: &[u64], player: u16) -> Option<usize> {
-        self.positions().find(boxes, player)
-    }
-
-    /// Its way through position `i`: the pushes from the start to it (forward), or from
-    /// it to a solved position (reverse).
-    pub(super) fn way(&self, i: usize) -> Vec<Push> {
-        match self {
-            Searcher::Forward(s) => s.plan_to(i),
-            Searcher::Reverse(s) => s.way_from(i),
         }
     }
 }
@@ -174,36 +136,20 @@ pub fn search(level: &Level, limits: &Limits, options: &[Options]) -> (Found, Qu
             None => {}
         }
     }
-    // Meetings are looked for only when both directions search.
-    let meet =
-        searches.iter().any(Searcher::is_reverse) && searches.iter().any(|s| !s.is_reverse());
-    let below = options[0].below;
-    let mut meetings = Meetings::new(searches.len());
     let found = 'turns: loop {
-        for k in 0..searches.len() {
+        for (k, search) in searches.iter_mut().enumerate() {
             if ended[k].is_some() {
                 continue;
             }
-            let stopped = match searches[k].turn(&limits) {
+            match search.turn(&limits) {
                 Some(Ok(plan)) => {
                     stats.found_by = options[k].name();
                     break 'turns Ok(plan);
                 }
-                Some(Err(reason)) => Some(reason),
-                None => None,
-            };
-            if meet {
-                if let Some(plan) = meetings.look(&searches, k, below) {
-                    stats.found_by = "meeting";
-                    break 'turns Ok(plan);
-                }
-            }
-            if let Some(reason) = stopped {
                 // A limit ends every search, not only this one.
-                if limits.expired() {
-                    break 'turns Err(reason);
-                }
-                ended[k] = Some(reason);
+                Some(Err(reason)) if limits.expired() => break 'turns Err(reason),
+                Some(Err(reason)) => ended[k] = Some(reason),
+                None => {}
             }
         }
         if ended.iter().all(Option::is_some) {
