@@ -1,0 +1,57 @@
+//! The options of a quick search: which search it is (plain, with the clearing
+//! advisor, by box moves, or the reverse search), how far its packing advisor looks,
+//! and the plans it must beat.
+
+/// How the quick search orders positions.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Most states a box path of the packing advisor looks at.
+    pub box_path_states: usize,
+    /// How many boxes (nearest first) the packing advisor tries.
+    pub packing_candidates: usize,
+    /// How many more boxes (the next nearest, one at a time) it tries when none of those
+    /// has a box path: the nearest boxes are often the ones stuck behind others
+    /// (XSokoban 10, 20 and 37 plan only with these).
+    pub fallback_candidates: usize,
+    /// Whether the clearing advisor moves a box out of the way of a blocked packing
+    /// move (`clearing`). Off by default: on XSokoban it planned fewer levels (see
+    /// docs/sokoban.md).
+    pub clearing: bool,
+    /// Whether a position's children are every move of one box to any square it can
+    /// be pushed to (FESS's macro moves, each costing 1 when not advised) instead of
+    /// single pushes (and the tunnel macro).
+    pub box_moves: bool,
+    /// Whether this is the reverse search instead (`reverse`: backwards, by pulls),
+    /// which takes shorter turns beside the others (`turns`).
+    pub reverse: bool,
+    /// Only plans with fewer pushes than this: positions whose pushes so far plus their
+    /// matching bound reach it are dropped (a later search improving on a plan).
+    pub below: Option<u32>,
+}
+
+impl Options {
+    /// The search these options make, for reports.
+    pub fn name(&self) -> &'static str {
+        match (self.reverse, self.box_moves, self.clearing) {
+            (true, _, _) => "reverse",
+            (false, true, false) => "box moves",
+            (false, true, true) => "box moves with clearing",
+            (false, false, true) => "clearing",
+            (false, false, false) => "plain",
+        }
+    }
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            box_path_states: 2000,
+            packing_candidates: 3,
+            fallback_candidates: 10,
+            clearing: false,
+            box_moves: false,
+            reverse: false,
+            below: None,
+        }
+    }
+}
