@@ -523,7 +523,7 @@ fn a_level_only_the_box_moves_plan_gets_its_plan_after_the_handover() {
         "49",
         "--quick",
         "--timeout",
-        "6",
+        "10",
         "--format",
         "json",
     ]);
@@ -531,9 +531,10 @@ fn a_level_only_the_box_moves_plan_gets_its_plan_after_the_handover() {
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     let report = &json[0];
     assert_eq!(report["outcome"], "not-proven-optimal", "{out}");
-    // Not before the handover, at 3 s.
+    // Not before the handover, at 5 s (the box moves plan it in 0.3 s alone, so the
+    // 5 s left are ample on a loaded machine).
     let first = report["quick"]["first_seconds"].as_f64().unwrap();
-    assert!(first >= 3.0, "{out}");
+    assert!(first >= 5.0, "{out}");
     let level = level(&std::fs::read_to_string(file).unwrap(), 49);
     let replayed = replay(&level, report["lurd"].as_str().unwrap()).unwrap();
     let pushes = report["pushes"].as_u64().unwrap();
