@@ -31,10 +31,16 @@ pub(super) struct BoxPaths {
 const START: u32 = u32::MAX;
 
 impl BoxPaths {
-    /// Begins a search of the box on `from`: its start state, which is none of the
+    /// Begins a search of the box on `from` (the states of earlier searches forgotten):
+    /// its start state, which is none of the
     /// `(square, side)` states (the player is wherever it is), so that the box pushed
     /// back onto `from` is a state of its own.
     fn start(&mut self, from: usize) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.came.iter_mut().for_each(|c| *c = (0, 0));
+            self.stamp = 1;
+        }
         let start = (self.came.len() - 1) as u32;
         self.came[start as usize] = (self.stamp, START);
         self.from = from;
@@ -47,6 +53,47 @@ impl BoxPaths {
             self.from
         } else {
             state as usize / 4
+        }
+    }
+
+    /// The states one push of the box away from `state` that this search has not met,
+    /// never onto a dead square, the other boxes of `occupied` fixed (the box itself
+    /// lifted from it) and the player in the region of `player` in the start state:
+    /// `take(square the box goes to, state)` says whether each is kept, and a kept one
+    /// is marked as reached from `state`.
+    fn successors(
+        &mut self,
+        level: &Level,
+        analysis: &Analysis,
+        occupied: &mut [bool],
+        state: u32,
+        player: usize,
+        mut take: impl FnMut(usize, u32) -> bool,
+    ) {
+        let cell = self.cell_of(state);
+        occupied[cell] = true;
+        let walker = if state as usize == self.came.len() - 1 {
+            player
+        } else {
+            let side = Dir::ALL[state as usize % 4];
+            level
+                .neighbour(cell, side)
+                .expect("the player stands there")
+        };
+        self.flood.fill(level, occupied, walker);
+        occupied[cell] = false;
+        for dir in Dir::ALL {
+            let Some((behind, to)) = level.push_squares(cell, dir) else {
+                continue;
+            };
+            if !self.flood.reached(behind) || occupied[to] || analysis.dead[to] {
+                continue;
+            }
+            // After the push the player stands on `cell`, on the side opposite `dir`.
+            let next = (to * 4 + dir.opposite().index()) as u32;
+            if self.came[next as usize].0 != self.stamp && take(to, next) {
+                self.came[next as usize] = (self.stamp, state);
+            }
         }
     }
 }
@@ -79,62 +126,35 @@ impl BoxPaths {
         distance: &dyn Fn(usize) -> u32,
         limit: usize,
     ) -> Option<Vec<Push>> {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.came.iter_mut().for_each(|c| *c = (0, 0));
-            self.stamp = 1;
-        }
-        self.open.clear();
         let h0 = distance(from);
         if h0 == UNREACHABLE {
             return None;
         }
         let start = self.start(from);
-        self.open.push(Reverse((h0, 0, start)));
+        let mut open = std::mem::take(&mut self.open);
+        open.clear();
+        open.push(Reverse((h0, 0, start)));
         let mut looked = 0;
         let mut found = None;
         occupied[from] = false;
-        while let Some(Reverse((_, g, state))) = self.open.pop() {
+        while let Some(Reverse((_, g, state))) = open.pop() {
             looked += 1;
             if looked > limit {
                 break;
             }
-            let cell = self.cell_of(state);
-            if target(cell) && state != start {
+            if target(self.cell_of(state)) && state != start {
                 found = Some(state);
                 break;
             }
-            occupied[cell] = true;
-            let walker = if state == start {
-                player
-            } else {
-                let side = Dir::ALL[state as usize % 4];
-                level
-                    .neighbour(cell, side)
-                    .expect("the player stands there")
-            };
-            self.flood.fill(level, occupied, walker);
-            occupied[cell] = false;
-            for dir in Dir::ALL {
-                let Some((behind, to)) = level.push_squares(cell, dir) else {
-                    continue;
-                };
-                if !self.flood.reached(behind) || occupied[to] || analysis.dead[to] {
-                    continue;
-                }
+            self.successors(level, analysis, occupied, state, player, |to, next| {
                 let h = distance(to);
-                if h == UNREACHABLE {
-                    continue;
+                if h != UNREACHABLE {
+                    open.push(Reverse((g + 1 + h, g + 1, next)));
                 }
-                // After the push the player stands on `cell`, on the side opposite `dir`.
-                let next = (to * 4 + dir.opposite().index()) as u32;
-                if self.came[next as usize].0 == self.stamp {
-                    continue;
-                }
-                self.came[next as usize] = (self.stamp, state);
-                self.open.push(Reverse((g + 1 + h, g + 1, next)));
-            }
+                h != UNREACHABLE
+            });
         }
+        self.open = open;
         occupied[from] = true;
         self.looked += looked;
         let mut pushes = Vec::new();
@@ -160,11 +180,6 @@ impl BoxPaths {
         limit: usize,
         mut each: impl FnMut(&[Push]),
     ) {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.came.iter_mut().for_each(|c| *c = (0, 0));
-            self.stamp = 1;
-        }
         // Breadth-first, so the first way to a state is a shortest; the queue is the
         // list of states in the order found.
         let start = self.start(from);
@@ -174,32 +189,10 @@ impl BoxPaths {
         while next_up < order.len() && next_up < limit {
             let state = order[next_up];
             next_up += 1;
-            let cell = self.cell_of(state);
-            occupied[cell] = true;
-            let walker = if state == start {
-                player
-            } else {
-                let side = Dir::ALL[state as usize % 4];
-                level
-                    .neighbour(cell, side)
-                    .expect("the player stands there")
-            };
-            self.flood.fill(level, occupied, walker);
-            occupied[cell] = false;
-            for dir in Dir::ALL {
-                let Some((behind, to)) = level.push_squares(cell, dir) else {
-                    continue;
-                };
-                if !self.flood.reached(behind) || occupied[to] || analysis.dead[to] {
-                    continue;
-                }
-                let next = (to * 4 + dir.opposite().index()) as u32;
-                if self.came[next as usize].0 == self.stamp {
-                    continue;
-                }
-                self.came[next as usize] = (self.stamp, state);
+            self.successors(level, analysis, occupied, state, player, |_, next| {
                 order.push(next);
-            }
+                true
+            });
         }
         occupied[from] = true;
         self.looked += next_up;
