@@ -46,25 +46,30 @@ fn replayed(level: &Level, plan: &[Push]) -> usize {
     r.pushes
 }
 
-#[test]
-fn quick_plans_replay_and_are_never_shorter_than_the_microban_optima() {
+/// Every plan of the search with `options` on the Microban levels replays and has at
+/// least the optimum's pushes; asked for fewer pushes than the optimum, the search finds
+/// nothing (on the small levels: it has to exhaust every position below the optimum).
+fn plans_are_never_shorter_than_the_microban_optima(options: Options) {
     for (name, level, optimum) in microban() {
-        let (found, _) = quick::search(&level, &Limits::default(), Options::default());
+        let (found, _) = quick::search(&level, &Limits::default(), options);
         let plan = found.unwrap_or_else(|why| panic!("Microban {name}: no plan: {why}"));
         let pushes = replayed(&level, &plan);
         assert!(pushes >= optimum, "Microban {name}: {pushes} < {optimum}");
-        // Asked for fewer pushes than the optimum, the search must find nothing (on the
-        // small levels: it has to exhaust every position below the optimum).
         if optimum > 32 {
             continue;
         }
         let below = Options {
             below: Some(optimum as u32),
-            ..Options::default()
+            ..options
         };
         let (found, _) = quick::search(&level, &Limits::default(), below);
         assert!(found.is_err(), "Microban {name}: {found:?}");
     }
+}
+
+#[test]
+fn quick_plans_replay_and_are_never_shorter_than_the_microban_optima() {
+    plans_are_never_shorter_than_the_microban_optima(Options::default());
 }
 
 #[test]
@@ -453,21 +458,7 @@ fn box_moves() -> Options {
 
 #[test]
 fn box_move_plans_replay_and_are_never_shorter_than_the_microban_optima() {
-    for (name, level, optimum) in microban() {
-        let (found, _) = quick::search(&level, &Limits::default(), box_moves());
-        let plan = found.unwrap_or_else(|why| panic!("Microban {name}: no plan: {why}"));
-        let pushes = replayed(&level, &plan);
-        assert!(pushes >= optimum, "Microban {name}: {pushes} < {optimum}");
-        if optimum > 32 {
-            continue;
-        }
-        let below = Options {
-            below: Some(optimum as u32),
-            ..box_moves()
-        };
-        let (found, _) = quick::search(&level, &Limits::default(), below);
-        assert!(found.is_err(), "Microban {name}: {found:?}");
-    }
+    plans_are_never_shorter_than_the_microban_optima(box_moves());
 }
 
 #[test]
