@@ -7,8 +7,9 @@
 //! Usage: `target/release/examples/sokoban_quick_probe LEVELS.xsb SECONDS N...`, with the
 //! environment variables `QUICK_PATH_STATES`, `QUICK_CANDIDATES`, `QUICK_FALLBACK` and `QUICK_CLEARING`
 //! (1: the clearing advisor on; 2: with and without it, taking turns; 3: those two and the
-//! reverse search, as `--quick` does) and `QUICK_REVERSE=1` (the reverse search alone)
-//! for the options.
+//! reverse search, as `--quick` does), `QUICK_BOX_MOVES=1` (the box-move search),
+//! `QUICK_RESCUE=0` (the rescue advisor off) and `QUICK_REVERSE=1` (the reverse search
+//! alone) for the options.
 
 use gridsat::limits::Budget;
 use gridsat::sokoban::check::replay;
@@ -46,6 +47,8 @@ fn main() -> anyhow::Result<()> {
                 .unwrap_or(Options::default().fallback_candidates),
             clearing: knob("QUICK_CLEARING") == Some(1),
             box_moves: knob("QUICK_BOX_MOVES") == Some(1),
+            rescue: knob("QUICK_RESCUE") != Some(0),
+            shortfall: knob("QUICK_SHORTFALL") != Some(0),
             ..Options::default()
         };
         if knob("QUICK_REVERSE") == Some(1) {

@@ -126,6 +126,26 @@ impl BoxPaths {
         distance: &dyn Fn(usize) -> u32,
         limit: usize,
     ) -> Option<Vec<Push>> {
+        let target = |c: usize, _: Dir| target(c);
+        self.find_with_side(
+            level, analysis, occupied, from, player, &target, distance, limit,
+        )
+    }
+
+    /// `find`, with targets that depend on the side the player ends on too (the
+    /// direction from the box's square to the player's).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn find_with_side(
+        &mut self,
+        level: &Level,
+        analysis: &Analysis,
+        occupied: &mut [bool],
+        from: usize,
+        player: usize,
+        target: &dyn Fn(usize, Dir) -> bool,
+        distance: &dyn Fn(usize) -> u32,
+        limit: usize,
+    ) -> Option<Vec<Push>> {
         let h0 = distance(from);
         if h0 == UNREACHABLE {
             return None;
@@ -142,7 +162,7 @@ impl BoxPaths {
             if looked > limit {
                 break;
             }
-            if target(self.cell_of(state)) && state != start {
+            if state != start && target(self.cell_of(state), Dir::ALL[state as usize % 4]) {
                 found = Some(state);
                 break;
             }

@@ -16,6 +16,9 @@ pub(super) struct Cell {
     pub(super) out_of_plan: u16,
     /// Areas of free squares the player cannot walk to.
     pub(super) areas: u16,
+    /// Empty goals the boxes would fall short of once the next layer is filled
+    /// (`capacity`; 0 unless `Options::shortfall`).
+    pub(super) shortfall: u16,
 }
 
 /// Scratch space for computing features.
@@ -71,6 +74,7 @@ impl<'a> Features<'a> {
             packed,
             out_of_plan,
             areas: self.areas(occupied, reached),
+            shortfall: 0,
         }
     }
 

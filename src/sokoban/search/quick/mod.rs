@@ -3,12 +3,14 @@
 //! It follows FESS, the feature space search of Shoham and Schaeffer (2020). Every
 //! position found is placed in a *cell* of a small feature space (`features`: boxes
 //! packed in the packing order, boxes packed out of it, areas the player is shut out
-//! of). The search goes round the cells, and in each it expands the position with the
-//! least *weight*: the number of moves on its path that no *advisor* suggested. The
-//! advisors suggest a few moves per position that improve a feature: the packing
-//! advisor brings a box to a goal the packing order fills next (a macro move, many
-//! pushes of one box along a box path), the connectivity advisor the push that opens
-//! the most areas to the player. Advised moves cost nothing, every other push costs 1,
+//! of, and goals the boxes would fall short of once the packing order's next layer is
+//! filled, `capacity`). The search goes round the cells, and in each it expands the
+//! position with the least *weight*: the number of moves on its path that no *advisor*
+//! suggested. The advisors suggest a few moves per position that improve a feature:
+//! the rescue advisor moves a box that must leave before the next layer is filled
+//! (`capacity`), the packing advisor brings a box to a goal the packing order fills next
+//! (a macro move, many pushes of one box along a box path), the connectivity advisor
+//! the push that opens the most areas to the player. Advised moves cost nothing, every other push costs 1,
 //! so the search follows the advice deeply while each cell keeps a share of the effort.
 //! Ties in a cell go to the smaller matching bound.
 //!
@@ -22,6 +24,7 @@
 
 pub mod anytime;
 mod boxpath;
+mod capacity;
 mod clearing;
 mod features;
 mod options;
@@ -39,6 +42,7 @@ use super::heuristic::Heuristic;
 use super::positions::{pack, PositionTable};
 use crate::sokoban::Limits;
 use boxpath::BoxPaths;
+use capacity::Capacity;
 use features::{Cell, Features};
 use gridsat_encodings::sokoban::analysis::UNREACHABLE;
 use gridsat_encodings::sokoban::{Analysis, Dir, Level, Push};
@@ -67,8 +71,10 @@ pub struct QuickStats {
     /// Expansions the corral pruning dropped (a dead corral) or cut to one corral.
     pub dead_corrals: usize,
     pub corral_cuts: usize,
-    /// Expansions where the packing advisor had a move, where it had none but the
-    /// clearing advisor had one, and where neither had.
+    /// Expansions where the rescue advisor had a move (`capacity`), where the packing
+    /// advisor had one, where it had none but the clearing advisor had one, and where
+    /// none had.
+    pub rescued: usize,
     pub advised: usize,
     pub cleared: usize,
     pub unadvised: usize,
@@ -126,6 +132,8 @@ struct Search<'a> {
     heuristic: Heuristic<'a>,
     freeze: Freeze<'a>,
     features: Features<'a>,
+    order: &'a PackingOrder,
+    capacity: Capacity,
     flood: Flood,
     child_flood: Flood,
     corrals: Corrals,
@@ -160,6 +168,7 @@ struct Round {
 
 /// What the advisors suggest in a position (a move of box number `k`, as `(k, child)`).
 enum Advice {
+    Rescue((usize, Child)),
     Pack((usize, Child)),
     Clear((usize, Child)),
     None,
@@ -190,6 +199,8 @@ impl<'a> Search<'a> {
             heuristic: Heuristic::new(level, analysis),
             freeze: Freeze::new(level, &analysis.dead),
             features: Features::new(level, order),
+            order,
+            capacity: Capacity::new(level, order),
             flood: Flood::new(n),
             child_flood: Flood::new(n),
             corrals: Corrals::new(n),
@@ -239,7 +250,10 @@ impl<'a> Search<'a> {
         self.closed.push(false);
         self.origins.set(0, &[]);
         let flood = &self.flood;
-        let cell = self.features.cell(&self.occupied, |c| flood.reached(c));
+        let mut cell = self.features.cell(&self.occupied, |c| flood.reached(c));
+        if self.options.shortfall {
+            cell.shortfall = self.shortfall(false);
+        }
         self.queue(cell, 0, h0, 0);
         self.round = Round {
             next: 0,
@@ -343,6 +357,10 @@ impl<'a> Search<'a> {
         self.stats.corral_cuts += usize::from(only_corral);
         let mut children: Vec<(usize, Child)> = Vec::new();
         match self.packing_advice(player) {
+            Advice::Rescue(advice) => {
+                self.stats.rescued += 1;
+                children.push(advice);
+            }
             Advice::Pack(advice) => {
                 self.stats.advised += 1;
                 children.push(advice);
@@ -503,7 +521,12 @@ impl<'a> Search<'a> {
                 self.store.set_origin(j, i, pushes[0]);
             }
             let flood = &self.child_flood;
-            let cell = self.features.cell(&self.occupied, |c| flood.reached(c));
+            let mut cell = self.features.cell(&self.occupied, |c| flood.reached(c));
+            if self.options.shortfall {
+                let moved = std::mem::replace(&mut self.box_list[k], to);
+                cell.shortfall = self.shortfall(true);
+                self.box_list[k] = moved;
+            }
             Some((cell, h, j))
         })();
         self.occupied[to] = false;
@@ -521,6 +544,11 @@ impl<'a> Search<'a> {
         let Some(frontier) = self.features.frontier(&self.occupied) else {
             return Advice::None;
         };
+        if self.options.rescue {
+            if let Some(advice) = self.rescue_advice(player, frontier) {
+                return Advice::Rescue(advice);
+            }
+        }
         let targets: Vec<usize> = level
             .goals()
             .iter()

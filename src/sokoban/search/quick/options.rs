@@ -17,6 +17,12 @@ pub struct Options {
     /// move (`clearing`). Off by default: on XSokoban it planned fewer levels (see
     /// docs/sokoban.md).
     pub clearing: bool,
+    /// Whether the rescue advisor first moves a box that must leave before the next
+    /// layer of the packing order is filled (`capacity`).
+    pub rescue: bool,
+    /// Whether positions are told apart in the feature space by how many goals their
+    /// boxes would fall short of once the next layer is filled (`capacity`).
+    pub shortfall: bool,
     /// Whether a position's children are every move of one box to any square it can
     /// be pushed to (FESS's macro moves, each costing 1 when not advised) instead of
     /// single pushes (and the tunnel macro).
@@ -49,6 +55,8 @@ impl Default for Options {
             packing_candidates: 3,
             fallback_candidates: 10,
             clearing: false,
+            rescue: true,
+            shortfall: true,
             box_moves: false,
             reverse: false,
             below: None,

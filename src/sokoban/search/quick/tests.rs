@@ -27,7 +27,7 @@ fn advice(l: &Level, options: Options) -> Option<(usize, usize)> {
             assert!(child.advised);
             Some((search.box_list[k], child.pushes.len()))
         }
-        Advice::Clear(_) | Advice::None => None,
+        Advice::Rescue(_) | Advice::Clear(_) | Advice::None => None,
     }
 }
 

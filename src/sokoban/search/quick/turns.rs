@@ -201,6 +201,7 @@ impl QuickStats {
         self.again += other.again;
         self.dead_corrals += other.dead_corrals;
         self.corral_cuts += other.corral_cuts;
+        self.rescued += other.rescued;
         self.advised += other.advised;
         self.cleared += other.cleared;
         self.unadvised += other.unadvised;

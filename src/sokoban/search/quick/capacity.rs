@@ -1,0 +1,597 @@
+//! The rescue advisor: when the boxes off the goals could no longer fill every empty
+//! goal once the packing order's next layer is filled, a box that must move first is
+//! moved (after FESS's out-of-plan feature, Shoham and Schaeffer 2020).
+//!
+//! FESS counts boxes in areas the packing is about to shut off. Counting them one at a
+//! time misses XSokoban 41, where every box can still reach some goal but too many
+//! reach only the same few: once the goal room's bottom row is filled, the player's
+//! loop is shut and the six boxes on the right reach only the four goals of the left
+//! column; two of them must first go up the corridor to where the other goals are
+//! filled from. So the check is a matching (`Capacity::shortfall`): each empty goal of
+//! the next layer against the boxes that reach it now, each empty goal of a later
+//! layer against the boxes that reach it with the next layer's goals walled up. Reach
+//! is a lone box's (the other boxes lifted) pushed by a player who walks round the
+//! walls, from the side of the box the player is on. When the boxes fall short, one
+//! the matching leaves over is brought, with the other boxes fixed, to a square from
+//! which it reaches a goal that the boxes matched now could leave to it.
+
+use super::super::flood::Flood;
+use super::packing::PackingOrder;
+use super::{Child, Search};
+use gridsat_encodings::sokoban::{Dir, Level};
+use std::collections::VecDeque;
+
+/// The side of a square that is a wall (or a walled-up goal).
+const NONE: u8 = u8::MAX;
+
+/// Most boxes left over by the matching that the advisor tries to move.
+const RESCUE_CANDIDATES: usize = 6;
+
+/// Lone-box reach with the goals of the first layers walled up, per number of walled
+/// layers, each built when first needed.
+pub(super) struct Capacity {
+    walled: Vec<Option<Walled>>,
+    flood: Flood,
+}
+
+/// Lone-box reach with some goals walled up.
+struct Walled {
+    /// `side[c][d]`: the region, among the free squares with a box on `c`, of the square
+    /// next to `c` towards `d` (`NONE`: a wall).
+    side: Vec<[u8; 4]>,
+    /// `reach[k][c]`: the regions next to `c` (as bits) from which a lone box on `c` can
+    /// be pushed onto goal number `k` (none when that goal is walled up).
+    reach: Vec<Vec<u8>>,
+}
+
+/// A maximum matching of the boxes off the goals (`free`, numbers in the box list) to
+/// the empty goals (goal number, walled layers), `edges[x][e]` when box `x` reaches
+/// goal `e`.
+struct Matched {
+    empty: Vec<(usize, usize)>,
+    free: Vec<usize>,
+    edges: Vec<Vec<bool>>,
+    size: usize,
+    box_of_goal: Vec<Option<usize>>,
+}
+
+impl Matched {
+    fn deficit(&self) -> usize {
+        self.empty.len() - self.size
+    }
+}
+
+/// Boxes the matching leaves over, and the empty goals (goal number, walled layers)
+/// that a box brought within their reach would let the matching fill.
+pub(super) struct Shortfall {
+    pub(super) boxes: Vec<usize>,
+    goals: Vec<(usize, usize)>,
+}
+
+impl Capacity {
+    pub(super) fn new(level: &Level, order: &PackingOrder) -> Capacity {
+        let layers = level
+            .goals()
+            .iter()
+            .map(|&g| usize::from(order.layer(g)) + 1)
+            .max()
+            .unwrap_or(0);
+        Capacity {
+            walled: (0..=layers).map(|_| None).collect(),
+            flood: Flood::new(level.num_cells()),
+        }
+    }
+
+    /// The reach with the goals of layers below `w` walled up.
+    fn walled(&mut self, level: &Level, order: &PackingOrder, w: usize) -> &Walled {
+        if self.walled[w].is_none() {
+            let blocked: Vec<bool> = (0..level.num_cells())
+                .map(|c| level.is_goal(c) && usize::from(order.layer(c)) < w)
+                .collect();
+            self.walled[w] = Some(Walled::new(level, &blocked, &mut self.flood));
+        }
+        self.walled[w].as_ref().expect("just built")
+    }
+
+    /// How many empty goals the boxes of `boxes` off the goals (`goal`) would leave
+    /// empty once the goals of layer `frontier` are filled (see the module comment);
+    /// `player` holds the player's region.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn deficit(
+        &mut self,
+        level: &Level,
+        order: &PackingOrder,
+        frontier: u16,
+        occupied: &[bool],
+        boxes: &[usize],
+        goal: &[bool],
+        player: &Flood,
+    ) -> u16 {
+        self.matched(level, order, frontier, occupied, boxes, goal, player)
+            .map_or(0, |m| m.deficit() as u16)
+    }
+
+    /// The boxes that fall short and the goals they leave, as `deficit` counts them;
+    /// `None` when they do not.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn shortfall(
+        &mut self,
+        level: &Level,
+        order: &PackingOrder,
+        frontier: u16,
+        occupied: &[bool],
+        boxes: &[usize],
+        goal: &[bool],
+        player: &Flood,
+    ) -> Option<Shortfall> {
+        let m = self.matched(level, order, frontier, occupied, boxes, goal, player)?;
+        if m.deficit() == 0 {
+            return None;
+        }
+        let (edges, box_of_goal) = (&m.edges, &m.box_of_goal);
+        // The goals some maximum matching leaves empty: the unmatched ones, and those
+        // whose box could move over to one of them.
+        let mut could_be_empty: Vec<bool> = box_of_goal.iter().map(Option::is_none).collect();
+        let mut queue: VecDeque<usize> =
+            (0..m.empty.len()).filter(|&e| could_be_empty[e]).collect();
+        while let Some(e) = queue.pop_front() {
+            for (x, row) in edges.iter().enumerate() {
+                if !row[e] {
+                    continue;
+                }
+                if let Some(other) = box_of_goal.iter().position(|&b| b == Some(x)) {
+                    if !could_be_empty[other] {
+                        could_be_empty[other] = true;
+                        queue.push_back(other);
+                    }
+                }
+            }
+        }
+        // The boxes some maximum matching leaves over: the unmatched ones, and those
+        // whose goal one of them could take instead.
+        let mut could_be_left: Vec<bool> = (0..m.free.len())
+            .map(|x| !box_of_goal.contains(&Some(x)))
+            .collect();
+        let mut queue: VecDeque<usize> = (0..m.free.len()).filter(|&x| could_be_left[x]).collect();
+        while let Some(x) = queue.pop_front() {
+            for (e, &reached) in edges[x].iter().enumerate() {
+                if let Some(y) = box_of_goal[e].filter(|&y| reached && !could_be_left[y]) {
+                    could_be_left[y] = true;
+                    queue.push_back(y);
+                }
+            }
+        }
+        Some(Shortfall {
+            boxes: (0..m.free.len())
+                .filter(|&x| could_be_left[x])
+                .map(|x| m.free[x])
+                .collect(),
+            goals: (0..m.empty.len())
+                .filter(|&e| could_be_empty[e])
+                .map(|e| m.empty[e])
+                .collect(),
+        })
+    }
+
+    /// The maximum matching of the boxes off the goals to the empty goals; `None` when
+    /// no later layer than `frontier` has an empty goal (nothing is walled up then).
+    #[allow(clippy::too_many_arguments)]
+    fn matched(
+        &mut self,
+        level: &Level,
+        order: &PackingOrder,
+        frontier: u16,
+        occupied: &[bool],
+        boxes: &[usize],
+        goal: &[bool],
+        player: &Flood,
+    ) -> Option<Matched> {
+        let f = usize::from(frontier);
+        // Each empty goal, with the number of layers walled up when it is filled.
+        let empty: Vec<(usize, usize)> = level
+            .goals()
+            .iter()
+            .enumerate()
+            .filter(|&(_, &g)| !occupied[g])
+            .map(|(k, &g)| (k, if order.layer(g) == frontier { f } else { f + 1 }))
+            .collect();
+        if f + 1 >= self.walled.len() || empty.iter().all(|&(_, w)| w == f) {
+            return None;
+        }
+        self.walled(level, order, f);
+        self.walled(level, order, f + 1);
+        let free: Vec<usize> = (0..boxes.len()).filter(|&i| !goal[boxes[i]]).collect();
+        let walled = &self.walled;
+        let reaches = |i: usize, (k, w): (usize, usize)| {
+            let table = walled[w].as_ref().expect("built above");
+            let b = boxes[i];
+            table.reach[k][b] & table.sides_reached(level, b, player) != 0
+        };
+        let edges: Vec<Vec<bool>> = free
+            .iter()
+            .map(|&i| empty.iter().map(|&e| reaches(i, e)).collect())
+            .collect();
+        let (size, box_of_goal) = matching(&edges, empty.len());
+        Some(Matched {
+            empty,
+            free,
+            edges,
+            size,
+            box_of_goal,
+        })
+    }
+
+    /// Whether a lone box on `c`, the player on its side `d`, reaches one of the goals
+    /// of `shortfall`.
+    fn reaches_any(&self, shortfall: &Shortfall, c: usize, d: Dir) -> bool {
+        shortfall.goals.iter().any(|&(k, w)| {
+            let table = self.walled[w].as_ref().expect("built by shortfall");
+            let side = table.side[c][d.index()];
+            side != NONE && table.reach[k][c] & (1 << side) != 0
+        })
+    }
+}
+
+impl Walled {
+    fn new(level: &Level, blocked: &[bool], flood: &mut Flood) -> Walled {
+        let n = level.num_cells();
+        let free = |c: Option<usize>| c.filter(|&c| !blocked[c]);
+        let mut occupied = blocked.to_vec();
+        let mut side = vec![[NONE; 4]; n];
+        for c in (0..n).filter(|&c| !blocked[c]) {
+            occupied[c] = true;
+            let mut regions = 0;
+            for d in Dir::ALL {
+                let Some(next) = free(level.neighbour(c, d)) else {
+                    continue;
+                };
+                if side[c][d.index()] != NONE {
+                    continue;
+                }
+                flood.fill(level, &occupied, next);
+                for other in Dir::ALL {
+                    if free(level.neighbour(c, other)).is_some_and(|o| flood.reached(o)) {
+                        side[c][other.index()] = regions;
+                    }
+                }
+                regions += 1;
+            }
+            occupied[c] = false;
+        }
+        // Backwards from each goal: a pull moves the box onto the square the player
+        // stood on, and the player one further.
+        let reach = level
+            .goals()
+            .iter()
+            .map(|&g| {
+                let mut seen = vec![0u8; n];
+                if blocked[g] {
+                    return seen;
+                }
+                let mut queue = VecDeque::new();
+                for &s in side[g].iter().filter(|&&s| s != NONE) {
+                    if seen[g] & (1 << s) == 0 {
+                        seen[g] |= 1 << s;
+                        queue.push_back((g, s));
+                    }
+                }
+                while let Some((c, s)) = queue.pop_front() {
+                    for d in Dir::ALL.into_iter().filter(|d| side[c][d.index()] == s) {
+                        let p = level.neighbour(c, d).expect("a side with a region");
+                        if free(level.neighbour(p, d)).is_none() {
+                            continue;
+                        }
+                        let t = side[p][d.index()];
+                        if seen[p] & (1 << t) == 0 {
+                            seen[p] |= 1 << t;
+                            queue.push_back((p, t));
+                        }
+                    }
+                }
+                seen
+            })
+            .collect();
+        Walled { side, reach }
+    }
+
+    /// The regions around the box on `b` that the player (the region `player` holds)
+    /// stands in: every region when the player touches none of its sides (a lone box
+    /// lets the player walk round to any side it can reach, which the real position
+    /// does not tell).
+    fn sides_reached(&self, level: &Level, b: usize, player: &Flood) -> u8 {
+        let mut bits = 0;
+        for d in Dir::ALL {
+            let s = self.side[b][d.index()];
+            if s != NONE && level.neighbour(b, d).is_some_and(|n| player.reached(n)) {
+                bits |= 1 << s;
+            }
+        }
+        if bits == 0 {
+            u8::MAX
+        } else {
+            bits
+        }
+    }
+}
+
+/// A maximum matching of rows to `columns` (Kuhn's augmenting paths): its size and the
+/// row matched to each column.
+fn matching(edges: &[Vec<bool>], columns: usize) -> (usize, Vec<Option<usize>>) {
+    fn augment(
+        r: usize,
+        edges: &[Vec<bool>],
+        row_of: &mut [Option<usize>],
+        seen: &mut [bool],
+    ) -> bool {
+        for c in 0..row_of.len() {
+            if edges[r][c] && !seen[c] {
+                seen[c] = true;
+                if row_of[c].is_none_or(|other| augment(other, edges, row_of, seen)) {
+                    row_of[c] = Some(r);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    let mut row_of = vec![None; columns];
+    let mut size = 0;
+    for r in 0..edges.len() {
+        let mut seen = vec![false; columns];
+        size += usize::from(augment(r, edges, &mut row_of, &mut seen));
+    }
+    (size, row_of)
+}
+
+impl Search<'_> {
+    /// The goals the boxes of `self.box_list` (standing on `self.occupied`) would fall
+    /// short of once the next layer is filled; the player's region is the one
+    /// `self.child_flood` holds (a child's) or else `self.flood`'s.
+    pub(super) fn shortfall(&mut self, of_child: bool) -> u16 {
+        let Some(frontier) = self.features.frontier(&self.occupied) else {
+            return 0;
+        };
+        let player = if of_child {
+            &self.child_flood
+        } else {
+            &self.flood
+        };
+        self.capacity.deficit(
+            self.level,
+            self.order,
+            frontier,
+            &self.occupied,
+            &self.box_list,
+            &self.goal,
+            player,
+        )
+    }
+
+    /// The rescue advisor's move (see the module comment): of the boxes the matching
+    /// leaves over, the fewest pushes that bring one within reach of a goal it could
+    /// take; the player is in the region of `player` (and of `self.flood`).
+    pub(super) fn rescue_advice(&mut self, player: usize, frontier: u16) -> Option<(usize, Child)> {
+        let shortfall = self.capacity.shortfall(
+            self.level,
+            self.order,
+            frontier,
+            &self.occupied,
+            &self.box_list,
+            &self.goal,
+            &self.flood,
+        )?;
+        let mut best: Option<(usize, Vec<_>)> = None;
+        for &k in shortfall.boxes.iter().take(RESCUE_CANDIDATES) {
+            let capacity = &self.capacity;
+            let target = |c: usize, d: Dir| capacity.reaches_any(&shortfall, c, d);
+            let path = self.paths.find_with_side(
+                self.level,
+                self.analysis,
+                &mut self.occupied,
+                self.box_list[k],
+                player,
+                &target,
+                &|_| 0,
+                self.options.box_path_states,
+            );
+            if let Some(path) = path {
+                if best.as_ref().is_none_or(|(_, p)| path.len() < p.len()) {
+                    best = Some((k, path));
+                }
+            }
+        }
+        let (k, pushes) = best?;
+        let advised = true;
+        Some((k, Child { pushes, advised }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sokoban::parse::{parse_levels, LevelFormat};
+
+    fn xsokoban(n: usize) -> Level {
+        let text = std::fs::read_to_string("examples/sokoban/levels/xsokoban.xsb").unwrap();
+        parse_levels(&text, LevelFormat::Auto, Some(n))
+            .unwrap()
+            .remove(0)
+            .level
+    }
+
+    /// The states (box square, player square) of a lone box from which it can be
+    /// pushed onto `g`, the `blocked` squares walls: backwards over explicit player
+    /// squares (a walk, or a push undone), with no regions.
+    fn brute_force(level: &Level, blocked: &[bool], g: usize) -> Vec<bool> {
+        let n = level.num_cells();
+        let free = |c: Option<usize>| c.filter(|&c| !blocked[c]);
+        let mut seen = vec![false; n * n];
+        let mut queue = VecDeque::new();
+        for p in (0..n).filter(|&p| p != g && !blocked[p]) {
+            seen[g * n + p] = true;
+            queue.push_back((g, p));
+        }
+        while let Some((b, p)) = queue.pop_front() {
+            let mut before = Vec::new();
+            for d in Dir::ALL {
+                // The player walked here from next door.
+                if let Some(q) = free(level.neighbour(p, d)).filter(|&q| q != b) {
+                    before.push((b, q));
+                }
+                // The player pushed the box from `p` onto `b` (d points from b to p).
+                if level.neighbour(b, d) == Some(p) {
+                    if let Some(q) = free(level.neighbour(p, d)) {
+                        before.push((p, q));
+                    }
+                }
+            }
+            for (b, q) in before {
+                if !seen[b * n + q] {
+                    seen[b * n + q] = true;
+                    queue.push_back((b, q));
+                }
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn lone_box_reach_by_regions_agrees_with_a_search_over_player_squares() {
+        // XSokoban 41 (the corridor, the loop and the goal room of the module comment)
+        // and 14, with no goals walled up, the first layers walled, and more.
+        for (n, walls) in [(41, [0, 2, 5]), (14, [0, 1, 3])] {
+            let level = xsokoban(n);
+            let order = PackingOrder::new(&level);
+            let mut capacity = Capacity::new(&level, &order);
+            let cells = level.num_cells();
+            for w in walls {
+                let blocked: Vec<bool> = (0..cells)
+                    .map(|c| level.is_goal(c) && usize::from(order.layer(c)) < w)
+                    .collect();
+                let table = capacity.walled(&level, &order, w);
+                for (k, &g) in level.goals().iter().enumerate() {
+                    if blocked[g] {
+                        assert!(table.reach[k].iter().all(|&r| r == 0));
+                        continue;
+                    }
+                    let states = brute_force(&level, &blocked, g);
+                    for c in (0..cells).filter(|&c| !blocked[c]) {
+                        for d in Dir::ALL {
+                            let Some(p) = level.neighbour(c, d).filter(|&p| !blocked[p]) else {
+                                continue;
+                            };
+                            let side = table.side[c][d.index()];
+                            assert_eq!(
+                                table.reach[k][c] & (1 << side) != 0,
+                                states[c * cells + p],
+                                "XSokoban {n}, {w} layers walled, goal {:?}, box {:?}, player {:?}",
+                                level.position(g),
+                                level.position(c),
+                                level.position(p)
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_matching_is_as_large_as_the_best_assignment() {
+        // Every bipartite graph of 4 rows and 4 columns from a simple generator, its
+        // matching against the largest set of rows given distinct columns.
+        let mut seed = 12345u64;
+        for _ in 0..300 {
+            let edges: Vec<Vec<bool>> = (0..4)
+                .map(|_| {
+                    (0..4)
+                        .map(|_| {
+                            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                            (seed >> 33).is_multiple_of(3)
+                        })
+                        .collect()
+                })
+                .collect();
+            let (size, row_of) = matching(&edges, 4);
+            let mut best = 0;
+            for assignment in 0..5u32.pow(4) {
+                // Row r takes column (assignment / 5^r) % 5, 4 meaning none.
+                let cols: Vec<u32> = (0..4).map(|r| assignment / 5u32.pow(r) % 5).collect();
+                let valid = (0..4).all(|r| {
+                    let c = cols[r];
+                    c == 4 || (edges[r][c as usize] && (0..r).all(|o| cols[o] != c))
+                });
+                if valid {
+                    best = best.max(cols.iter().filter(|&&c| c != 4).count());
+                }
+            }
+            assert_eq!(size, best, "{edges:?}");
+            assert_eq!(row_of.iter().flatten().count(), size);
+            for (c, r) in row_of.iter().enumerate() {
+                if let Some(r) = r {
+                    assert!(edges[*r][c]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_right_boxes_of_xsokoban_41_fall_short_of_the_goals_behind_the_corridor() {
+        // A box from the top area on the first goal of the bottom row, its second goal
+        // next: once that is filled the player's loop is shut, and the six boxes on
+        // the right reach only that goal and the four of the left column. One goal
+        // falls short, and every box on the right could be the one moved up the
+        // corridor.
+        let level = xsokoban(41);
+        let order = PackingOrder::new(&level);
+        let at = |r, c| {
+            level
+                .cell_at(gridsat_encodings::grid::Cell::new(r, c))
+                .unwrap()
+        };
+        let mut occupied = vec![false; level.num_cells()];
+        for &b in level.boxes() {
+            occupied[b] = true;
+        }
+        occupied[at(6, 11)] = false;
+        occupied[at(11, 2)] = true;
+        assert_eq!(order.layer(at(11, 2)), 0);
+        assert_eq!(order.layer(at(11, 3)), 1);
+        let goal: Vec<bool> = (0..level.num_cells()).map(|c| level.is_goal(c)).collect();
+        let mut flood = Flood::new(level.num_cells());
+        flood.fill(&level, &occupied, level.player());
+        let boxes: Vec<usize> = (0..level.num_cells()).filter(|&c| occupied[c]).collect();
+        let mut capacity = Capacity::new(&level, &order);
+        let deficit = capacity.deficit(&level, &order, 1, &occupied, &boxes, &goal, &flood);
+        assert_eq!(deficit, 1);
+        let shortfall = capacity
+            .shortfall(&level, &order, 1, &occupied, &boxes, &goal, &flood)
+            .unwrap();
+        let mut left: Vec<_> = shortfall
+            .boxes
+            .iter()
+            .map(|&i| level.position(boxes[i]))
+            .collect();
+        left.sort();
+        let right: Vec<_> = [(8, 14), (8, 15), (8, 16), (10, 14), (10, 16), (12, 16)]
+            .map(|(r, c)| gridsat_encodings::grid::Cell::new(r, c))
+            .to_vec();
+        assert_eq!(left, right);
+        // Up the corridor, the player below, is a square the rescue may end on; the
+        // corridor's foot with the player on the right is not.
+        assert!(capacity.reaches_any(&shortfall, at(7, 11), Dir::Down));
+        assert!(!capacity.reaches_any(&shortfall, at(8, 11), Dir::Right));
+        // Before the first goal is filled nothing is short (the loop stays open).
+        let mut start = vec![false; level.num_cells()];
+        for &b in level.boxes() {
+            start[b] = true;
+        }
+        flood.fill(&level, &start, level.player());
+        let mut boxes = level.boxes().to_vec();
+        boxes.sort();
+        assert_eq!(
+            capacity.deficit(&level, &order, 0, &start, &boxes, &goal, &flood),
+            0
+        );
+    }
+}
