@@ -581,6 +581,18 @@ mod tests {
         // corridor's foot with the player on the right is not.
         assert!(capacity.reaches_any(&shortfall, at(7, 11), Dir::Down));
         assert!(!capacity.reaches_any(&shortfall, at(8, 11), Dir::Right));
+        // A box from the right at the corridor's foot, the player beside it on the
+        // right: the player cannot get above it to push it down, so the shortfall stays
+        // (counting every side of the box as the player's would close it).
+        let mut foot = occupied.clone();
+        foot[at(8, 14)] = false;
+        foot[at(8, 11)] = true;
+        flood.fill(&level, &foot, level.player());
+        let on_foot: Vec<usize> = (0..level.num_cells()).filter(|&c| foot[c]).collect();
+        assert_eq!(
+            capacity.deficit(&level, &order, 1, &foot, &on_foot, &goal, &flood),
+            1
+        );
         // Before the first goal is filled nothing is short (the loop stays open).
         let mut start = vec![false; level.num_cells()];
         for &b in level.boxes() {
