@@ -29,7 +29,9 @@ const RESCUE_CANDIDATES: usize = 6;
 
 /// Lone-box reach with the goals of the first layers walled up, per number of walled
 /// layers, each built when first needed.
-pub(super) struct Capacity {
+pub(super) struct Capacity<'a> {
+    level: &'a Level,
+    order: &'a PackingOrder,
     walled: Vec<Option<Walled>>,
     flood: Flood,
 }
@@ -68,8 +70,8 @@ pub(super) struct Shortfall {
     goals: Vec<(usize, usize)>,
 }
 
-impl Capacity {
-    pub(super) fn new(level: &Level, order: &PackingOrder) -> Capacity {
+impl<'a> Capacity<'a> {
+    pub(super) fn new(level: &'a Level, order: &'a PackingOrder) -> Capacity<'a> {
         let layers = level
             .goals()
             .iter()
@@ -77,13 +79,16 @@ impl Capacity {
             .max()
             .unwrap_or(0);
         Capacity {
+            level,
+            order,
             walled: (0..=layers).map(|_| None).collect(),
             flood: Flood::new(level.num_cells()),
         }
     }
 
     /// The reach with the goals of layers below `w` walled up.
-    fn walled(&mut self, level: &Level, order: &PackingOrder, w: usize) -> &Walled {
+    fn walled(&mut self, w: usize) -> &Walled {
+        let (level, order) = (self.level, self.order);
         if self.walled[w].is_none() {
             let blocked: Vec<bool> = (0..level.num_cells())
                 .map(|c| level.is_goal(c) && usize::from(order.layer(c)) < w)
@@ -93,38 +98,30 @@ impl Capacity {
         self.walled[w].as_ref().expect("just built")
     }
 
-    /// How many empty goals the boxes of `boxes` off the goals (`goal`) would leave
+    /// How many empty goals the boxes of `boxes` off the goals would leave
     /// empty once the goals of layer `frontier` are filled (see the module comment);
     /// `player` holds the player's region.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn deficit(
         &mut self,
-        level: &Level,
-        order: &PackingOrder,
         frontier: u16,
         occupied: &[bool],
         boxes: &[usize],
-        goal: &[bool],
         player: &Flood,
     ) -> u16 {
-        self.matched(level, order, frontier, occupied, boxes, goal, player)
+        self.matched(frontier, occupied, boxes, player)
             .map_or(0, |m| m.deficit() as u16)
     }
 
     /// The boxes that fall short and the goals they leave, as `deficit` counts them;
     /// `None` when they do not.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn shortfall(
         &mut self,
-        level: &Level,
-        order: &PackingOrder,
         frontier: u16,
         occupied: &[bool],
         boxes: &[usize],
-        goal: &[bool],
         player: &Flood,
     ) -> Option<Shortfall> {
-        let m = self.matched(level, order, frontier, occupied, boxes, goal, player)?;
+        let m = self.matched(frontier, occupied, boxes, player)?;
         if m.deficit() == 0 {
             return None;
         }
@@ -175,17 +172,14 @@ impl Capacity {
 
     /// The maximum matching of the boxes off the goals to the empty goals; `None` when
     /// no later layer than `frontier` has an empty goal (nothing is walled up then).
-    #[allow(clippy::too_many_arguments)]
     fn matched(
         &mut self,
-        level: &Level,
-        order: &PackingOrder,
         frontier: u16,
         occupied: &[bool],
         boxes: &[usize],
-        goal: &[bool],
         player: &Flood,
     ) -> Option<Matched> {
+        let (level, order) = (self.level, self.order);
         let f = usize::from(frontier);
         // Each empty goal, with the number of layers walled up when it is filled.
         let empty: Vec<(usize, usize)> = level
@@ -198,9 +192,11 @@ impl Capacity {
         if f + 1 >= self.walled.len() || empty.iter().all(|&(_, w)| w == f) {
             return None;
         }
-        self.walled(level, order, f);
-        self.walled(level, order, f + 1);
-        let free: Vec<usize> = (0..boxes.len()).filter(|&i| !goal[boxes[i]]).collect();
+        self.walled(f);
+        self.walled(f + 1);
+        let free: Vec<usize> = (0..boxes.len())
+            .filter(|&i| !level.is_goal(boxes[i]))
+            .collect();
         let walled = &self.walled;
         let reaches = |i: usize, (k, w): (usize, usize)| {
             let table = walled[w].as_ref().expect("built above");
@@ -356,30 +352,17 @@ impl Search<'_> {
         } else {
             &self.flood
         };
-        self.capacity.deficit(
-            self.level,
-            self.order,
-            frontier,
-            &self.occupied,
-            &self.box_list,
-            &self.goal,
-            player,
-        )
+        self.capacity
+            .deficit(frontier, &self.occupied, &self.box_list, player)
     }
 
     /// The rescue advisor's move (see the module comment): of the boxes the matching
     /// leaves over, the fewest pushes that bring one within reach of a goal it could
     /// take; the player is in the region of `player` (and of `self.flood`).
     pub(super) fn rescue_advice(&mut self, player: usize, frontier: u16) -> Option<(usize, Child)> {
-        let shortfall = self.capacity.shortfall(
-            self.level,
-            self.order,
-            frontier,
-            &self.occupied,
-            &self.box_list,
-            &self.goal,
-            &self.flood,
-        )?;
+        let shortfall =
+            self.capacity
+                .shortfall(frontier, &self.occupied, &self.box_list, &self.flood)?;
         let mut best: Option<(usize, Vec<_>)> = None;
         for &k in shortfall.boxes.iter().take(RESCUE_CANDIDATES) {
             let capacity = &self.capacity;
@@ -468,7 +451,7 @@ mod tests {
                 let blocked: Vec<bool> = (0..cells)
                     .map(|c| level.is_goal(c) && usize::from(order.layer(c)) < w)
                     .collect();
-                let table = capacity.walled(&level, &order, w);
+                let table = capacity.walled(w);
                 for (k, &g) in level.goals().iter().enumerate() {
                     if blocked[g] {
                         assert!(table.reach[k].iter().all(|&r| r == 0));
@@ -557,16 +540,13 @@ mod tests {
         occupied[at(11, 2)] = true;
         assert_eq!(order.layer(at(11, 2)), 0);
         assert_eq!(order.layer(at(11, 3)), 1);
-        let goal: Vec<bool> = (0..level.num_cells()).map(|c| level.is_goal(c)).collect();
         let mut flood = Flood::new(level.num_cells());
         flood.fill(&level, &occupied, level.player());
         let boxes: Vec<usize> = (0..level.num_cells()).filter(|&c| occupied[c]).collect();
         let mut capacity = Capacity::new(&level, &order);
-        let deficit = capacity.deficit(&level, &order, 1, &occupied, &boxes, &goal, &flood);
+        let deficit = capacity.deficit(1, &occupied, &boxes, &flood);
         assert_eq!(deficit, 1);
-        let shortfall = capacity
-            .shortfall(&level, &order, 1, &occupied, &boxes, &goal, &flood)
-            .unwrap();
+        let shortfall = capacity.shortfall(1, &occupied, &boxes, &flood).unwrap();
         let mut left: Vec<_> = shortfall
             .boxes
             .iter()
@@ -589,10 +569,7 @@ mod tests {
         foot[at(8, 11)] = true;
         flood.fill(&level, &foot, level.player());
         let on_foot: Vec<usize> = (0..level.num_cells()).filter(|&c| foot[c]).collect();
-        assert_eq!(
-            capacity.deficit(&level, &order, 1, &foot, &on_foot, &goal, &flood),
-            1
-        );
+        assert_eq!(capacity.deficit(1, &foot, &on_foot, &flood), 1);
         // Before the first goal is filled nothing is short (the loop stays open).
         let mut start = vec![false; level.num_cells()];
         for &b in level.boxes() {
@@ -601,9 +578,6 @@ mod tests {
         flood.fill(&level, &start, level.player());
         let mut boxes = level.boxes().to_vec();
         boxes.sort();
-        assert_eq!(
-            capacity.deficit(&level, &order, 0, &start, &boxes, &goal, &flood),
-            0
-        );
+        assert_eq!(capacity.deficit(0, &start, &boxes, &flood), 0);
     }
 }
