@@ -7,7 +7,9 @@
 //! Usage: `target/release/examples/sokoban_quick_probe LEVELS.xsb SECONDS N...`, with the
 //! environment variables `QUICK_PATH_STATES`, `QUICK_CANDIDATES`, `QUICK_FALLBACK` and `QUICK_CLEARING`
 //! (1: the clearing advisor on; 2: with and without it, taking turns; 3: those two and the
-//! reverse search, as `--quick` does), `QUICK_BOX_MOVES=1` (the box-move search),
+//! reverse search, as `--quick` does: there the clearing one twice, the packing order
+//! by layers and goal by goal), `QUICK_BOX_MOVES=1` (the box-move search),
+//! `QUICK_GOAL_BY_GOAL=1` (the packing order goal by goal),
 //! `QUICK_RESCUE=0` (the rescue advisor off) and `QUICK_REVERSE=1` (the reverse search
 //! alone) for the options.
 
@@ -48,6 +50,7 @@ fn main() -> anyhow::Result<()> {
             clearing: knob("QUICK_CLEARING") == Some(1),
             box_moves: knob("QUICK_BOX_MOVES") == Some(1),
             rescue: knob("QUICK_RESCUE") != Some(0),
+            goal_by_goal: knob("QUICK_GOAL_BY_GOAL") == Some(1),
             shortfall: knob("QUICK_SHORTFALL") != Some(0),
             ..Options::default()
         };

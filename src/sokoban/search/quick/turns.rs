@@ -41,14 +41,19 @@ pub fn with_and_without_clearing(options: Options) -> [Options; 2] {
 }
 
 /// The searches of the quick search's thread (`plans`): the two forward ones
-/// (`with_and_without_clearing`) and the reverse one.
-pub fn quick_thread(options: Options) -> [Options; 3] {
+/// (`with_and_without_clearing`), the clearing one again with the packing order goal by
+/// goal (`Options::goal_by_goal`), and the reverse one.
+pub fn quick_thread(options: Options) -> [Options; 4] {
     let [plain, clearing] = with_and_without_clearing(options);
+    let goal_by_goal = Options {
+        goal_by_goal: true,
+        ..clearing
+    };
     let reverse = Options {
         reverse: true,
         ..options
     };
-    [plain, clearing, reverse]
+    [plain, clearing, goal_by_goal, reverse]
 }
 
 /// The search of `--quick`'s second thread, which takes A*'s core when A* has not
@@ -108,7 +113,7 @@ pub fn search(level: &Level, limits: &Limits, options: &[Options]) -> (Found, Qu
     if let Some(reason) = static_unsolvable(level, &analysis) {
         return (Err(reason), stats);
     }
-    let order = PackingOrder::new(level);
+    let orders = [PackingOrder::new(level), PackingOrder::goal_by_goal(level)];
     // The position limit holds for all of them together.
     let limits = Limits {
         max_states: limits.max_states / options.len(),
@@ -117,7 +122,10 @@ pub fn search(level: &Level, limits: &Limits, options: &[Options]) -> (Found, Qu
     let mut searches: Vec<Searcher> = options
         .iter()
         .map(|&o| match o.reverse {
-            false => Searcher::Forward(Box::new(Search::new(level, &analysis, &order, o))),
+            false => {
+                let order = &orders[usize::from(o.goal_by_goal)];
+                Searcher::Forward(Box::new(Search::new(level, &analysis, order, o)))
+            }
             true => Searcher::Reverse(Box::new(ReverseSearch::new(level, o.below))),
         })
         .collect();
