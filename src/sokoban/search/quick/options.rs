@@ -51,7 +51,8 @@ impl Options {
         ) {
             (true, ..) => "reverse",
             (false, true, false, _) => "box moves",
-            (false, true, true, _) => "box moves with clearing",
+            (false, true, true, false) => "box moves with clearing",
+            (false, true, true, true) => "box moves with clearing, goal by goal",
             (false, false, true, true) => "clearing, goal by goal",
             (false, false, true, false) => "clearing",
             (false, false, false, true) => "plain, goal by goal",
