@@ -10,7 +10,8 @@
 //! reverse search, as `--quick` does: there the clearing one twice, the packing order
 //! by layers and goal by goal), `QUICK_BOX_MOVES=1` (the box-move search),
 //! `QUICK_GOAL_BY_GOAL=1` (the packing order goal by goal),
-//! `QUICK_RESCUE=0` (the rescue advisor off) and `QUICK_REVERSE=1` (the reverse search
+//! `QUICK_SHARES=4,4,8,4` (with `QUICK_CLEARING=3`: the four searches' shares of each
+//! round of turns), `QUICK_RESCUE=0` (the rescue advisor off) and `QUICK_REVERSE=1` (the reverse search
 //! alone) for the options.
 
 use gridsat::limits::Budget;
@@ -62,7 +63,13 @@ fn main() -> anyhow::Result<()> {
             continue;
         }
         let (found, stats) = if knob("QUICK_CLEARING") == Some(3) {
-            let all = quick::turns::quick_thread(options);
+            let mut all = quick::turns::quick_thread(options);
+            // `QUICK_SHARES=4,4,8,4`: the four searches' shares of each round.
+            if let Ok(shares) = std::env::var("QUICK_SHARES") {
+                for (o, s) in all.iter_mut().zip(shares.split(',')) {
+                    o.share = s.parse()?;
+                }
+            }
             quick::turns::search(&entry.level, &limits, &all)
         } else if knob("QUICK_CLEARING") == Some(2) {
             let both = quick::turns::with_and_without_clearing(options);

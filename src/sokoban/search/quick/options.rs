@@ -35,6 +35,10 @@ pub struct Options {
     /// Whether this is the reverse search instead (`reverse`: backwards, by pulls),
     /// which takes shorter turns beside the others (`turns`).
     pub reverse: bool,
+    /// How much of each round of turns this search takes (`turns`), in quarters of a
+    /// full turn: 4 is the forward searches' share, and a search that plans levels no
+    /// other does but needs long for them gets more.
+    pub share: usize,
     /// Only plans with fewer pushes than this: positions whose pushes so far plus their
     /// matching bound reach it are dropped (a later search improving on a plan).
     pub below: Option<u32>,
@@ -73,6 +77,7 @@ impl Default for Options {
             shortfall: true,
             box_moves: false,
             reverse: false,
+            share: 4,
             below: None,
         }
     }
