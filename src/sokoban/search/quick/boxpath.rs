@@ -3,10 +3,13 @@
 //!
 //! A best-first search over the box's square and the side the player is on (the square
 //! it pushed from), ordered by pushes so far plus the lone-box distance to the nearest
-//! target (a lower bound, so the first path found is a shortest one). Each state floods
-//! the player's region around the boxes to see which pushes are possible.
+//! target (a lower bound, so the first path found is a shortest one). The start floods
+//! the player's region around the boxes; every later state, with the player next to
+//! the box, asks which other sides of the box it reaches (`sides`: one depth-first
+//! search of the free squares per path, not a flood per state).
 
 use super::super::flood::Flood;
+use super::sides::Sides;
 use gridsat_encodings::sokoban::analysis::UNREACHABLE;
 use gridsat_encodings::sokoban::{Analysis, Dir, Level, Push};
 use std::cmp::Reverse;
@@ -23,6 +26,10 @@ pub(super) struct BoxPaths {
     stamp: u32,
     open: BinaryHeap<Reverse<(u32, u32, u32)>>,
     flood: Flood,
+    /// The sides of the box the player walks between, for the free squares of this
+    /// search (the moving box lifted), once a state past the start needs them.
+    sides: Sides,
+    sides_built: bool,
     /// States looked at by every search so far (each floods the player's region: the
     /// box paths' share of a quick search's work).
     pub(super) looked: usize,
@@ -44,6 +51,7 @@ impl BoxPaths {
         let start = (self.came.len() - 1) as u32;
         self.came[start as usize] = (self.stamp, START);
         self.from = from;
+        self.sides_built = false;
         start
     }
 
@@ -71,22 +79,32 @@ impl BoxPaths {
         mut take: impl FnMut(usize, u32) -> bool,
     ) {
         let cell = self.cell_of(state);
-        occupied[cell] = true;
+        // Whether the player, in its region around the box on `cell`, reaches `behind`.
         let walker = if state as usize == self.came.len() - 1 {
-            player
+            occupied[cell] = true;
+            self.flood.fill(level, occupied, player);
+            occupied[cell] = false;
+            None
         } else {
+            if !self.sides_built {
+                self.sides.build(level, occupied);
+                self.sides_built = true;
+            }
             let side = Dir::ALL[state as usize % 4];
-            level
+            let walker = level
                 .neighbour(cell, side)
-                .expect("the player stands there")
+                .expect("the player stands there");
+            Some(self.sides.part(level, cell, walker))
         };
-        self.flood.fill(level, occupied, walker);
-        occupied[cell] = false;
+        let reaches = |behind: usize| match walker {
+            None => self.flood.reached(behind),
+            Some(part) => !occupied[behind] && self.sides.part(level, cell, behind) == part,
+        };
         for dir in Dir::ALL {
             let Some((behind, to)) = level.push_squares(cell, dir) else {
                 continue;
             };
-            if !self.flood.reached(behind) || occupied[to] || analysis.dead[to] {
+            if !reaches(behind) || occupied[to] || analysis.dead[to] {
                 continue;
             }
             // After the push the player stands on `cell`, on the side opposite `dir`.
@@ -106,6 +124,8 @@ impl BoxPaths {
             stamp: 0,
             open: BinaryHeap::new(),
             flood: Flood::new(n),
+            sides: Sides::new(n),
+            sides_built: false,
             looked: 0,
         }
     }

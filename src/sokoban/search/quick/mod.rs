@@ -31,6 +31,7 @@ mod options;
 mod packing;
 pub mod plans;
 pub mod reverse;
+mod sides;
 #[cfg(test)]
 mod tests;
 pub mod turns;
