@@ -135,8 +135,8 @@ mod tests {
             for round in 0..3 {
                 let mut occupied = vec![false; n];
                 if round > 0 {
-                    for c in 0..n {
-                        occupied[c] = random() % (3 + round as u64) == 0;
+                    for o in occupied.iter_mut() {
+                        *o = random() % (3 + round as u64) == 0;
                     }
                 }
                 let mut sides = Sides::new(n);
