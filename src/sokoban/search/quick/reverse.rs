@@ -15,7 +15,7 @@ use crate::sokoban::search::flood::Flood;
 use crate::sokoban::search::positions::{pack, PositionTable};
 use crate::sokoban::Limits;
 use gridsat_encodings::sokoban::analysis::UNREACHABLE;
-use gridsat_encodings::sokoban::matching::Matcher;
+use gridsat_encodings::sokoban::matching::{Matcher, FORBIDDEN};
 use gridsat_encodings::sokoban::{Dir, Level, Push};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -60,8 +60,12 @@ pub(super) struct ReverseSearch<'a> {
     /// Only plans with fewer pushes than this (`Options::below`).
     below: Option<u32>,
     pulls: Vec<Vec<u32>>,
+    /// The expanded position's matching; each child's is repaired from it in the
+    /// pulled box's row (`Matcher::resolve_row`, as A*'s heuristic does).
     matcher: Matcher,
+    child_matcher: Matcher,
     costs: Vec<Vec<u32>>,
+    spare_row: Vec<u32>,
     /// The start's boxes, packed: the position the search is after.
     target: Vec<u64>,
     store: PositionTable,
@@ -74,7 +78,6 @@ pub(super) struct ReverseSearch<'a> {
     child_flood: Flood,
     occupied: Vec<bool>,
     boxes: Vec<usize>,
-    moved: Vec<usize>,
     packed: Vec<u64>,
     pub(super) stats: ReverseStats,
 }
@@ -93,7 +96,9 @@ impl<'a> ReverseSearch<'a> {
             below,
             pulls,
             matcher: Matcher::default(),
+            child_matcher: Matcher::default(),
             costs: vec![vec![0; k]; k],
+            spare_row: vec![0; k],
             target: Vec::new(),
             store: PositionTable::new(n.div_ceil(64)),
             g_of: Vec::new(),
@@ -103,7 +108,6 @@ impl<'a> ReverseSearch<'a> {
             child_flood: Flood::new(n),
             occupied: vec![false; n],
             boxes: Vec::new(),
-            moved: Vec::new(),
             packed: Vec::new(),
             stats: ReverseStats::default(),
         }
@@ -113,14 +117,29 @@ impl<'a> ReverseSearch<'a> {
         self.store.len()
     }
 
-    /// The least pulls that bring the lone boxes on `boxes` to distinct start squares.
+    /// The least pulls that bring the lone boxes on `boxes` to distinct start squares;
+    /// the matching is kept for `child_bound`.
     fn bound(&mut self, boxes: &[usize]) -> Option<u32> {
         for (row, &b) in self.costs.iter_mut().zip(boxes) {
             for (cost, dist) in row.iter_mut().zip(&self.pulls) {
                 *cost = dist[b];
             }
         }
-        self.matcher.solve(&self.costs)
+        self.matcher
+            .solve_with_forbidden_cost(&self.costs, i64::from(FORBIDDEN))
+    }
+
+    /// `bound` of the boxes of the last `bound` with box number `k` on `to` instead.
+    fn child_bound(&mut self, k: usize, to: usize) -> Option<u32> {
+        self.spare_row.clone_from(&self.costs[k]);
+        for (cost, dist) in self.costs[k].iter_mut().zip(&self.pulls) {
+            *cost = dist[to];
+        }
+        let bound = self
+            .matcher
+            .resolve_row(&self.costs, k, &mut self.child_matcher);
+        std::mem::swap(&mut self.costs[k], &mut self.spare_row);
+        bound
     }
 
     /// Stores the solved positions (boxes on the goals, the player in any region of
@@ -212,6 +231,11 @@ impl<'a> ReverseSearch<'a> {
         let g = self.g_of[i] + 1;
         let boxes = std::mem::take(&mut self.boxes);
         let mut plan = None;
+        // Stored with a finite bound, so this has one.
+        if self.bound(&boxes).is_none() {
+            self.boxes = boxes;
+            return None;
+        }
         'pulls: for (k, &b) in boxes.iter().enumerate() {
             for dir in Dir::ALL {
                 // The player stands on `to`, next to the box, and steps back to `back`.
@@ -224,12 +248,9 @@ impl<'a> ReverseSearch<'a> {
                 if self.occupied[to] || self.occupied[back] || !self.flood.reached(to) {
                     continue;
                 }
-                self.moved.clone_from(&boxes);
-                self.moved[k] = to;
                 self.occupied[b] = false;
                 self.occupied[to] = true;
-                let moved = std::mem::take(&mut self.moved);
-                let child = self.bound(&moved).and_then(|h| {
+                let child = self.child_bound(k, to).and_then(|h| {
                     // A plan through this child has g pulls after the start, h at least
                     // before.
                     if self.below.is_some_and(|b| g + h >= b) {
@@ -246,7 +267,6 @@ impl<'a> ReverseSearch<'a> {
                         },
                     )
                 });
-                self.moved = moved;
                 self.occupied[to] = false;
                 self.occupied[b] = true;
                 if let Some(found) = child {
