@@ -10,6 +10,7 @@
 //! the child costs at most one less in the parent. `h = 0` exactly when every box stands
 //! on a goal (a lone box needs no push only on the goal itself).
 
+use super::saved::SavedMatchings;
 use gridsat_encodings::sokoban::analysis::{SideTable, UNREACHABLE};
 use gridsat_encodings::sokoban::matching::Matcher;
 use gridsat_encodings::sokoban::{Analysis, Level};
@@ -36,22 +37,9 @@ pub(super) struct Heuristic<'a> {
     bound: u32,
     goal_of: Vec<usize>,
     /// The matchings of recently expanded positions (`expand_from`), by position number.
-    saved: Vec<Saved>,
+    saved: SavedMatchings,
     renumbered: Matcher,
 }
-
-/// A solved matching kept for the position numbered `index`, with its boxes.
-#[derive(Default)]
-struct Saved {
-    index: usize,
-    boxes: Vec<usize>,
-    matcher: Matcher,
-}
-
-/// How many expanded positions keep their matching (one slot per position number
-/// modulo this): the children of a position expanded lately repair it instead of
-/// solving from scratch.
-const SAVED: usize = 4096;
 
 /// The cost of a forbidden pair in the search's matchings: above any finite matching
 /// (lone-box distances are below 4 x 8192 and there are at most 8192 boxes).
@@ -112,13 +100,14 @@ impl Heuristic<'_> {
         boxes: &[usize],
         player: usize,
     ) -> Option<u32> {
-        let slot = |i: usize| i % SAVED;
-        if self.saved.is_empty() {
-            self.saved.resize_with(SAVED, Saved::default);
-        }
         let repaired = match parent {
-            Some(p) if self.saved[slot(p)].index == p && !self.saved[slot(p)].boxes.is_empty() => {
-                self.repair_from(slot(p), boxes, player)
+            Some(p) if boxes.len() <= self.level.goals().len() => {
+                let goals = self.level.goals().len();
+                let renumbered = &mut self.renumbered;
+                match self.saved.renumbered(p, boxes, goals, renumbered) {
+                    Some(k) => self.repair(k, boxes, player),
+                    None => None,
+                }
             }
             _ => None,
         };
@@ -131,48 +120,15 @@ impl Heuristic<'_> {
             fresh.solve_with_forbidden_cost(&self.costs, FORBIDDEN)
         });
         let bound = bound?;
-        let saved = &mut self.saved[slot(index)];
-        saved.index = index;
-        saved.boxes.clear();
-        saved.boxes.extend_from_slice(boxes);
-        saved.matcher.clone_from(&self.parent);
+        self.saved.save(index, boxes, &self.parent);
         Some(bound)
     }
 
-    /// The matching of `boxes` repaired from the one saved in `slot`: `None` when that
-    /// cannot be done (not one box apart, or not square), else the bound (`None` inside
-    /// when infinite), with the expanded position's state set as `expand` sets it.
-    fn repair_from(&mut self, slot: usize, boxes: &[usize], player: usize) -> Option<Option<u32>> {
+    /// The matching of `boxes` repaired in row `k` from the one renumbered to their
+    /// order (`self.renumbered`): the bound (`None` inside when infinite), with the
+    /// expanded position's state set as `expand` sets it.
+    fn repair(&mut self, k: usize, boxes: &[usize], player: usize) -> Option<Option<u32>> {
         let goals = self.level.goals().len();
-        let old = &self.saved[slot].boxes;
-        if old.len() != boxes.len() || boxes.len() > goals {
-            return None;
-        }
-        // Rows of the saved matching in this position's order: boxes that stayed keep
-        // their square, the one that moved goes where its new square sorts.
-        let moved_from: Vec<usize> = old
-            .iter()
-            .filter(|b| boxes.binary_search(b).is_err())
-            .copied()
-            .collect();
-        let moved_to: Vec<usize> = boxes
-            .iter()
-            .filter(|b| old.binary_search(b).is_err())
-            .copied()
-            .collect();
-        let ([_], [to]) = (moved_from.as_slice(), moved_to.as_slice()) else {
-            return None;
-        };
-        let mut map: Vec<usize> = (0..goals).collect();
-        for (r, b) in old.iter().enumerate() {
-            let square = if boxes.binary_search(b).is_ok() {
-                *b
-            } else {
-                *to
-            };
-            map[r] = boxes.binary_search(&square).expect("every box has a row");
-        }
-        let k = boxes.binary_search(to).expect("the moved box has a row");
         let mut costs = std::mem::take(&mut self.costs);
         costs.resize_with(goals, Vec::new);
         let finite = costs
@@ -188,9 +144,6 @@ impl Heuristic<'_> {
         if !finite {
             return Some(None);
         }
-        self.saved[slot]
-            .matcher
-            .permute_rows_into(&map, &mut self.renumbered);
         let bound = self
             .renumbered
             .resolve_row(&self.costs, k, &mut self.parent)?;
@@ -272,7 +225,7 @@ impl<'a> Heuristic<'a> {
             spare_row: Vec::new(),
             bound: 0,
             goal_of: Vec::new(),
-            saved: Vec::new(),
+            saved: SavedMatchings::default(),
             renumbered: Matcher::default(),
         }
     }

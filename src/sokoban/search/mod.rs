@@ -9,7 +9,8 @@
 //!
 //! The push searches (A*, the split bound's half searches, the fewest-moves search) are
 //! built from small parts, one file each: positions and their table (`positions`), the
-//! player's region (`flood`), the matching bound (`heuristic`), freeze deadlocks
+//! player's region (`flood`), the matching bound (`heuristic`, which repairs lately
+//! expanded positions' matchings, `saved`), freeze deadlocks
 //! (`freeze`), PI-corrals (`corral`), the expansion of a position into its children
 //! (`expand`), the open list (`open`) and the split bound (`split`).
 
@@ -27,6 +28,7 @@ pub mod portfolio;
 mod positions;
 pub mod quick;
 pub mod sat;
+mod saved;
 mod split;
 
 use gridsat_encodings::sokoban::{Analysis, Level};

@@ -13,6 +13,7 @@
 use super::Found;
 use crate::sokoban::search::flood::Flood;
 use crate::sokoban::search::positions::{pack, PositionTable};
+use crate::sokoban::search::saved::SavedMatchings;
 use crate::sokoban::Limits;
 use gridsat_encodings::sokoban::analysis::UNREACHABLE;
 use gridsat_encodings::sokoban::matching::{Matcher, FORBIDDEN};
@@ -64,6 +65,8 @@ pub(super) struct ReverseSearch<'a> {
     /// pulled box's row (`Matcher::resolve_row`, as A*'s heuristic does).
     matcher: Matcher,
     child_matcher: Matcher,
+    saved: SavedMatchings,
+    renumbered: Matcher,
     costs: Vec<Vec<u32>>,
     spare_row: Vec<u32>,
     /// The start's boxes, packed: the position the search is after.
@@ -97,6 +100,8 @@ impl<'a> ReverseSearch<'a> {
             pulls,
             matcher: Matcher::default(),
             child_matcher: Matcher::default(),
+            saved: SavedMatchings::default(),
+            renumbered: Matcher::default(),
             costs: vec![vec![0; k]; k],
             spare_row: vec![0; k],
             target: Vec::new(),
@@ -127,6 +132,32 @@ impl<'a> ReverseSearch<'a> {
         }
         self.matcher
             .solve_with_forbidden_cost(&self.costs, i64::from(FORBIDDEN))
+    }
+
+    /// `bound` for the sorted `boxes` of the position numbered `i`, repaired from its
+    /// parent's matching when that is kept (`SavedMatchings`), and kept in turn.
+    fn expanded_bound(&mut self, i: usize, boxes: &[usize]) -> Option<u32> {
+        let k = self.store.parent_of(i).and_then(|p| {
+            self.saved
+                .renumbered(p, boxes, boxes.len(), &mut self.renumbered)
+        });
+        let bound = match k {
+            Some(k) => {
+                for (row, &b) in self.costs.iter_mut().zip(boxes) {
+                    for (cost, dist) in row.iter_mut().zip(&self.pulls) {
+                        *cost = dist[b];
+                    }
+                }
+                self.renumbered
+                    .resolve_row(&self.costs, k, &mut self.matcher)
+            }
+            None => self.bound(boxes),
+        };
+        debug_assert_eq!(bound, Matcher::default().solve(&self.costs));
+        if bound.is_some() {
+            self.saved.save(i, boxes, &self.matcher);
+        }
+        bound
     }
 
     /// `bound` of the boxes of the last `bound` with box number `k` on `to` instead.
@@ -232,7 +263,7 @@ impl<'a> ReverseSearch<'a> {
         let boxes = std::mem::take(&mut self.boxes);
         let mut plan = None;
         // Stored with a finite bound, so this has one.
-        if self.bound(&boxes).is_none() {
+        if self.expanded_bound(i, &boxes).is_none() {
             self.boxes = boxes;
             return None;
         }
