@@ -122,14 +122,19 @@ impl<'a> ReverseSearch<'a> {
         self.store.len()
     }
 
-    /// The least pulls that bring the lone boxes on `boxes` to distinct start squares;
-    /// the matching is kept for `child_bound`.
-    fn bound(&mut self, boxes: &[usize]) -> Option<u32> {
+    /// The cost matrix of the lone boxes on `boxes`: pulls to each start square.
+    fn fill_costs(&mut self, boxes: &[usize]) {
         for (row, &b) in self.costs.iter_mut().zip(boxes) {
             for (cost, dist) in row.iter_mut().zip(&self.pulls) {
                 *cost = dist[b];
             }
         }
+    }
+
+    /// The least pulls that bring the lone boxes on `boxes` to distinct start squares;
+    /// the matching is kept for `child_bound`.
+    fn bound(&mut self, boxes: &[usize]) -> Option<u32> {
+        self.fill_costs(boxes);
         self.matcher
             .solve_with_forbidden_cost(&self.costs, i64::from(FORBIDDEN))
     }
@@ -143,11 +148,7 @@ impl<'a> ReverseSearch<'a> {
         });
         let bound = match k {
             Some(k) => {
-                for (row, &b) in self.costs.iter_mut().zip(boxes) {
-                    for (cost, dist) in row.iter_mut().zip(&self.pulls) {
-                        *cost = dist[b];
-                    }
-                }
+                self.fill_costs(boxes);
                 self.renumbered
                     .resolve_row(&self.costs, k, &mut self.matcher)
             }
