@@ -10,8 +10,10 @@
 //! reverse search, as `--quick` does: there the clearing one twice, the packing order
 //! by layers and goal by goal), `QUICK_BOX_MOVES=1` (the box-move search),
 //! `QUICK_GOAL_BY_GOAL=1` (the packing order goal by goal),
-//! `QUICK_SHARES=4,4,8,4` (with `QUICK_CLEARING=3`: the four searches' shares of each
-//! round of turns), `QUICK_RESCUE=0` (the rescue advisor off) and `QUICK_REVERSE=1` (the reverse search
+//! `QUICK_SHARES=4,4,8,2` (with `QUICK_CLEARING=3`: the four searches' shares of each
+//! round of turns), `QUICK_SEARCHES=p4,c4,cg8,r4` (any searches taking turns: letters
+//! `p` plain, `c` clearing, `b` box moves, `g` goal by goal, `r` reverse, then the
+//! share), `QUICK_RESCUE=0` (the rescue advisor off) and `QUICK_REVERSE=1` (the reverse search
 //! alone) for the options.
 
 use gridsat::limits::Budget;
@@ -62,9 +64,12 @@ fn main() -> anyhow::Result<()> {
             println!("level {n}: {outcome} after {seconds:.2} s; {stats:?}");
             continue;
         }
-        let (found, stats) = if knob("QUICK_CLEARING") == Some(3) {
+        let (found, stats) = if let Ok(spec) = std::env::var("QUICK_SEARCHES") {
+            let searches = searches_from(&spec, options)?;
+            quick::turns::search(&entry.level, &limits, &searches)
+        } else if knob("QUICK_CLEARING") == Some(3) {
             let mut all = quick::turns::quick_thread(options);
-            // `QUICK_SHARES=4,4,8,4`: the four searches' shares of each round.
+            // `QUICK_SHARES=4,4,8,2`: the four searches' shares of each round.
             if let Ok(shares) = std::env::var("QUICK_SHARES") {
                 for (o, s) in all.iter_mut().zip(shares.split(',')) {
                     o.share = s.parse()?;
@@ -96,6 +101,30 @@ fn replayed(level: &Level, n: usize, found: quick::Found) -> anyhow::Result<Stri
         "plan of {} pushes ({} moves, replayed)",
         r.pushes, r.moves
     ))
+}
+
+/// `QUICK_SEARCHES=p4,c4,cg8,r4`: searches taking turns, each letters and a share:
+/// `p` plain, `c` clearing, `b` box moves, `g` goal by goal, `r` reverse.
+fn searches_from(spec: &str, options: Options) -> anyhow::Result<Vec<Options>> {
+    spec.split(',')
+        .map(|item| {
+            let split = item
+                .find(|c: char| c.is_ascii_digit())
+                .unwrap_or(item.len());
+            let (kinds, share) = item.split_at(split);
+            if let Some(bad) = kinds.chars().find(|c| !"pcbgr".contains(*c)) {
+                anyhow::bail!("QUICK_SEARCHES: unknown search letter {bad:?} in {item:?}");
+            }
+            Ok(Options {
+                clearing: kinds.contains('c'),
+                box_moves: kinds.contains('b'),
+                goal_by_goal: kinds.contains('g'),
+                reverse: kinds.contains('r'),
+                share: share.parse().unwrap_or(4),
+                ..options
+            })
+        })
+        .collect()
 }
 
 /// An option of the quick search from the environment, to compare settings.

@@ -50,6 +50,7 @@ use gridsat_encodings::sokoban::{Analysis, Dir, Level, Push};
 use packing::PackingOrder;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
+use std::time::Instant;
 
 pub use options::Options;
 pub use plans::QuickReport;
@@ -262,12 +263,11 @@ impl<'a> Search<'a> {
         None
     }
 
-    /// Goes on round the cells until `effort` more units of work (`Search::effort`) are
-    /// done (each round visits the cells there were when it began, one expansion each);
-    /// `Some` when the search ends: a plan, a limit, or no positions left.
-    fn turn(&mut self, limits: &Limits, effort: usize) -> Option<Found> {
-        let until = self.effort().saturating_add(effort);
-        while self.effort() < until {
+    /// Goes on round the cells until the turn ends at `until` (each round visits the
+    /// cells there were when it began, one expansion each); `Some` when the search
+    /// ends: a plan, a limit, or no positions left.
+    fn turn(&mut self, limits: &Limits, until: Instant) -> Option<Found> {
+        while Instant::now() < until {
             if self.round.next == self.round.end {
                 if !self.round.any {
                     return Some(Err(format!(
@@ -298,14 +298,6 @@ impl<'a> Search<'a> {
             }
         }
         None
-    }
-
-    /// The work done so far, in a unit that grows as the time does, the same on every
-    /// machine: the box paths' states (each floods the player's region) and eight for
-    /// each expansion (its floods, matchings and corrals; measured on XSokoban 11, 13,
-    /// 20 and 45, where a box-path state takes about 0.6 us and an expansion 3-18 us).
-    fn effort(&self) -> usize {
-        self.paths.looked + 8 * self.expanded
     }
 
     /// The next position of cell `c` to expand, if any is left.

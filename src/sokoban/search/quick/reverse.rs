@@ -20,6 +20,7 @@ use gridsat_encodings::sokoban::matching::{Matcher, FORBIDDEN};
 use gridsat_encodings::sokoban::{Dir, Level, Push};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
+use std::time::{Duration, Instant};
 
 /// What the reverse search did, for reports.
 #[derive(Clone, Copy, Debug, Default, serde::Serialize)]
@@ -220,11 +221,10 @@ impl<'a> ReverseSearch<'a> {
         None
     }
 
-    /// Expands positions until `effort` more units (`ReverseSearch::effort`) are done;
-    /// `Some` when the search ends: a plan, a limit, or no positions left.
-    pub(super) fn turn(&mut self, limits: &Limits, effort: usize) -> Option<Found> {
-        let until = self.effort().saturating_add(effort);
-        while self.effort() < until {
+    /// Expands positions until the turn ends at `until`; `Some` when the search ends:
+    /// a plan, a limit, or no positions left.
+    pub(super) fn turn(&mut self, limits: &Limits, until: Instant) -> Option<Found> {
+        while Instant::now() < until {
             let Some(Reverse((_, _, i))) = self.open.pop() else {
                 return Some(Err("the reverse search ran out of positions".into()));
             };
@@ -243,13 +243,6 @@ impl<'a> ReverseSearch<'a> {
             }
         }
         None
-    }
-
-    /// The work done so far, in the forward search's unit (`Search::effort`): an
-    /// expansion pulls every box four ways and solves a matching for each child,
-    /// about 10 us on XSokoban, some sixteen box-path states.
-    pub(super) fn effort(&self) -> usize {
-        16 * self.stats.expanded
     }
 
     /// Expands position `i`; the plan when a child is the level's start.
@@ -350,7 +343,8 @@ pub fn search(level: &Level, limits: &Limits, below: Option<u32>) -> (Found, Rev
     let found = match search.start() {
         Some(found) => found,
         None => loop {
-            if let Some(found) = search.turn(limits, usize::MAX / 2) {
+            // Alone, its turns only say when to look at the limits again.
+            if let Some(found) = search.turn(limits, Instant::now() + Duration::from_secs(1)) {
                 break found;
             }
         },

@@ -4,12 +4,16 @@
 //! level 36, which the plain search does not, and on 40 packs 13 of 16 boxes where the
 //! plain search packs 1; the plain search plans 11 and 45, which the clearing one
 //! misses. Which one a level needs is not known before, so the searches take turns of
-//! `Options::share` times `QUARTER_TURN` units of effort each (box-path states and
-//! expansions, weighed as they take time: a clearing expansion costs about twice a
-//! plain one), every one keeping its positions between turns. A level plans in about
-//! the time its best option alone needs, divided by that option's part of the shares;
-//! the first plan ends them all. With one option this is that search alone, expansion
-//! for expansion.
+//! `Options::share` quarters of a turn each, every one keeping its positions between
+//! turns. A level plans in about the time its best option alone needs, divided by that
+//! option's part of the shares; the first plan ends them all. With one option this is
+//! that search alone.
+//!
+//! A turn is measured in time, not in work done: the searches' costs per expansion
+//! differ by level and change whenever one of them gets faster, so a count of their
+//! work weighed by a fixed cost gave the reverse search less than half its share on
+//! XSokoban 16 (0.9 s of 10 for a fifth). The price is that which search finds the
+//! first plan, when two are close, may depend on the machine's speed.
 
 use super::packing::PackingOrder;
 use super::reverse::ReverseSearch;
@@ -18,12 +22,12 @@ use crate::sokoban::search::heuristic::MAX_CELLS;
 use crate::sokoban::search::static_unsolvable;
 use crate::sokoban::Limits;
 use gridsat_encodings::sokoban::{Analysis, Level};
+use std::time::{Duration, Instant};
 
-/// The effort (`Search::effort`) of a quarter of a search's turn, the unit of
-/// `Options::share`: a full turn (four quarters) is about 60 ms, long enough that the
-/// switching costs nothing, short enough that the searches stay within a fraction of a
-/// second of each other.
-const QUARTER_TURN: usize = 25_000;
+/// A quarter of a search's turn, the unit of `Options::share`: a full turn (four
+/// quarters) is 60 ms, long enough that the switching costs nothing, short enough that
+/// the searches stay within a fraction of a second of each other.
+const QUARTER_TURN: Duration = Duration::from_millis(15);
 
 /// The two searches that take turns in the quick search's thread (`plans`): `options`
 /// as they are, and with the clearing advisor.
@@ -41,10 +45,10 @@ pub fn with_and_without_clearing(options: Options) -> [Options; 2] {
 /// (`with_and_without_clearing`), the clearing one again with the packing order goal by
 /// goal (`Options::goal_by_goal`), and the reverse one. The plain and clearing searches
 /// plan most levels they plan within seconds; the goal-by-goal clearing search takes a
-/// double share and the reverse one a full share, since the levels only they plan take
-/// them long alone (XSokoban 28 and 40: 17 and 28 s goal by goal, 14 and 16: 6 and 22 s
-/// reverse), and with less (a full share and a quarter, on 2026-12-04) 14 and 28 were
-/// not planned in 60 s.
+/// double share, since the levels only it plans take it long alone (XSokoban 28 and 40:
+/// 17 and 20 s), and the reverse one a half share: the second thread has it too, with
+/// more (XSokoban 14 and 16 alone: 3 and 12 s), and here it is for the levels it plans
+/// at once (86) and for the portfolio, which has no second thread.
 pub fn quick_thread(options: Options) -> [Options; 4] {
     let [plain, clearing] = with_and_without_clearing(options);
     let goal_by_goal = Options {
@@ -54,26 +58,35 @@ pub fn quick_thread(options: Options) -> [Options; 4] {
     };
     let reverse = Options {
         reverse: true,
-        share: 4,
+        share: 2,
         ..options
     };
     [plain, clearing, goal_by_goal, reverse]
 }
 
-/// The search of `--quick`'s second thread, which takes A*'s core when A* has not
-/// proven anything and no plan is found by a quarter of the time (`anytime`): box moves
+/// The searches of `--quick`'s second thread, which takes A*'s core when A* has not
+/// proven anything and no plan is found by a sixth of the time (`anytime`): box moves
 /// (FESS's macro moves, `Options::box_moves`) with the clearing advisor and the packing
-/// order goal by goal (`Options::goal_by_goal`). On XSokoban it plans 24, 30 and 18
-/// alone in 10, 7 and 35 s (by layers in 14 and 11 s, and 18 not in 30 s), which the quick
-/// thread's searches do not plan in 60 s, and misses many levels those plan within a
-/// second, so it runs beside them rather than in their turns.
-pub fn second_thread(options: Options) -> [Options; 1] {
-    [Options {
+/// order goal by goal (`Options::goal_by_goal`), and the reverse search. On XSokoban
+/// the box moves plan 24, 30 and 18 alone in 10, 7 and 30 s, which the quick thread's
+/// searches do not plan in 60 s, and miss many levels those plan within a second, so
+/// they run beside them rather than in their turns; the reverse search plans 16 alone
+/// in 12 s, which the quick thread's half share does not give it. Their shares, 7 and 3,
+/// give both about that and a few seconds more in the 50 s after the handover.
+pub fn second_thread(options: Options) -> [Options; 2] {
+    let box_moves = Options {
         box_moves: true,
         clearing: true,
         goal_by_goal: true,
+        share: 7,
         ..options
-    }]
+    };
+    let reverse = Options {
+        reverse: true,
+        share: 3,
+        ..options
+    };
+    [box_moves, reverse]
 }
 
 /// One of the searches taking turns.
@@ -91,10 +104,10 @@ impl Searcher<'_> {
     }
 
     fn turn(&mut self, limits: &Limits, share: usize) -> Option<Found> {
-        let effort = QUARTER_TURN * share;
+        let until = Instant::now() + QUARTER_TURN * share as u32;
         match self {
-            Searcher::Forward(s) => s.turn(limits, effort),
-            Searcher::Reverse(s) => s.turn(limits, effort),
+            Searcher::Forward(s) => s.turn(limits, until),
+            Searcher::Reverse(s) => s.turn(limits, until),
         }
     }
 
@@ -102,15 +115,6 @@ impl Searcher<'_> {
         match self {
             Searcher::Forward(s) => s.stats_now(),
             Searcher::Reverse(s) => s.stats_now(),
-        }
-    }
-
-    /// The work it did so far, in the unit of its turns.
-    #[cfg(test)]
-    fn effort(&self) -> usize {
-        match self {
-            Searcher::Forward(s) => s.effort(),
-            Searcher::Reverse(s) => s.effort(),
         }
     }
 }
@@ -136,7 +140,8 @@ pub fn search(level: &Level, limits: &Limits, options: &[Options]) -> (Found, Qu
         ..limits.clone()
     };
     let mut searches = searchers(level, &analysis, &orders, options);
-    let found = take_turns(&mut searches, options, &limits, &mut stats);
+    let mut spent = vec![Duration::ZERO; options.len()];
+    let found = take_turns(&mut searches, options, &limits, &mut stats, &mut spent);
     for search in &searches {
         stats.add(&search.stats_now());
     }
@@ -164,12 +169,14 @@ fn searchers<'a>(
 }
 
 /// Starts `searches` (made from `options`, in order) and has them take turns, each
-/// `Options::share` quarters of a turn at a time, until one finds a plan or all end.
+/// `Options::share` quarters of a turn at a time, until one finds a plan or all end;
+/// adds the time each took to `spent`.
 fn take_turns(
     searches: &mut [Searcher],
     options: &[Options],
     limits: &Limits,
     stats: &mut QuickStats,
+    spent: &mut [Duration],
 ) -> Found {
     let mut ended: Vec<Option<String>> = vec![None; searches.len()];
     for (k, search) in searches.iter_mut().enumerate() {
@@ -191,7 +198,10 @@ fn take_turns(
             if ended[k].is_some() {
                 continue;
             }
-            match search.turn(limits, options[k].share) {
+            let began = Instant::now();
+            let turn = search.turn(limits, options[k].share);
+            spent[k] += began.elapsed();
+            match turn {
                 Some(Ok(plan)) => {
                     stats.found_by = options[k].name();
                     return Ok(plan);
@@ -266,12 +276,12 @@ mod tests {
     use std::time::Duration;
 
     #[test]
-    fn the_quick_threads_searches_work_in_proportion_to_their_shares() {
+    fn the_quick_threads_searches_take_time_in_proportion_to_their_shares() {
         // XSokoban 23, which none of them plans: for four seconds they take turns, and
-        // each does work in proportion to its share (4, 4, 8 and 4 quarters of a turn):
-        // within one turn of its own (the time limit ends one mid-turn) and one
-        // expansion's overshoot. The plain search takes at least three turns, so a
-        // search whose share was ignored would be off by more.
+        // each takes time in proportion to its share: within one turn of its own (the
+        // time limit ends one mid-turn) and a quarter, for the other threads of the
+        // tests running beside it. A search whose share was ignored would take 1/4 of
+        // the time, not 2/9 or 4/9 or 1/9.
         let text = std::fs::read_to_string("examples/sokoban/levels/xsokoban.xsb").unwrap();
         let level = parse_levels(&text, LevelFormat::Auto, Some(23))
             .unwrap()
@@ -283,22 +293,25 @@ mod tests {
             PackingOrder::goal_by_goal(&level),
         ];
         let options = quick_thread(Options::default());
-        assert_eq!(options.map(|o| o.share), [4, 4, 8, 4]);
+        assert_eq!(options.map(|o| o.share), [4, 4, 8, 2]);
         let mut searches = searchers(&level, &analysis, &orders, &options);
         let limits = Limits {
             budget: Budget::starting_now(Some(Duration::from_secs(4))),
             ..Limits::default()
         };
-        let found = take_turns(&mut searches, &options, &limits, &mut QuickStats::default());
+        let mut spent = [Duration::ZERO; 4];
+        let mut stats = QuickStats::default();
+        let found = take_turns(&mut searches, &options, &limits, &mut stats, &mut spent);
         assert_eq!(found, Err("time limit".to_string()));
-        let effort: Vec<usize> = searches.iter().map(Searcher::effort).collect();
-        assert!(effort[0] >= 3 * 4 * QUARTER_TURN, "{effort:?}");
-        for (k, share) in options.iter().map(|o| o.share).enumerate() {
-            let expected = effort[0] * share / 4;
-            let off = effort[k].abs_diff(expected);
+        let total: Duration = spent.iter().sum();
+        assert!(total >= Duration::from_secs(3), "{spent:?}");
+        let shares: usize = options.iter().map(|o| o.share).sum();
+        for (k, o) in options.iter().enumerate() {
+            let expected = total.mul_f64(o.share as f64 / shares as f64);
+            let off = spent[k].abs_diff(expected);
             assert!(
-                off <= share * QUARTER_TURN + 50_000,
-                "search {k}: {effort:?}"
+                off <= QUARTER_TURN * o.share as u32 + expected / 4,
+                "search {k}: {spent:?}"
             );
         }
     }
