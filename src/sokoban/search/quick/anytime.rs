@@ -9,10 +9,11 @@
 //! beside a plan it could not prove.
 //!
 //! A* hands its core over when it has proven nothing and no plan is found by a sixth of
-//! the time limit (30 s without one), or when it gives up earlier: it is stopped, its bound
-//! kept, and a second quick thread takes the core with the searches that need more time
-//! than their turns in the first give them (`turns::second_thread`). A level with no plan by then is one A*
-//! would have to solve optimally to help with, far harder than any plan.
+//! the time limit (30 s without one), or when it gives up earlier: it is stopped, its
+//! bound kept, and a second quick thread takes the core with the searches that need
+//! more time than their turns in the first give them (`turns::second_thread`). A level
+//! with no plan by then is one A* would have to solve optimally to help with, far
+//! harder than any plan.
 //!
 //! Without a deadline the first plan ends the level: A* is stopped and its bound taken.
 //! A plan whose pushes the bound reaches is push-optimal after all, and says so.
