@@ -275,23 +275,16 @@ impl<'a> ReverseSearch<'a> {
                 }
                 self.occupied[b] = false;
                 self.occupied[to] = true;
-                let child = self.child_bound(k, to).and_then(|h| {
-                    // A plan through this child has g pulls after the start, h at least
-                    // before.
-                    if self.below.is_some_and(|b| g + h >= b) {
-                        return None;
-                    }
-                    self.child(
-                        i,
-                        g,
-                        h,
-                        back,
-                        Push {
-                            from: to,
-                            dir: dir.opposite(),
-                        },
-                    )
-                });
+                let child = self.child(
+                    i,
+                    g,
+                    k,
+                    back,
+                    Push {
+                        from: to,
+                        dir: dir.opposite(),
+                    },
+                );
                 self.occupied[to] = false;
                 self.occupied[b] = true;
                 if let Some(found) = child {
@@ -304,31 +297,47 @@ impl<'a> ReverseSearch<'a> {
         plan
     }
 
-    /// Stores the child after a pull (`self.occupied` already moved) with the player on
-    /// `back`, `g` pulls from a solved position and bound `h`, reached by the pull that
-    /// is `push` forwards; the plan when it is the level's start.
-    fn child(&mut self, i: usize, g: u32, h: u32, back: usize, push: Push) -> Option<Vec<Push>> {
+    /// Stores the child after a pull (`self.occupied` already moved) of box number
+    /// `k` with the player on `back`, `g` pulls from a solved position, reached by the
+    /// pull that is `push` forwards; the plan when it is the level's start. The child
+    /// is looked up before its bound is repaired: a position found again by no shorter
+    /// way needs none (most children are).
+    fn child(&mut self, i: usize, g: u32, k: usize, back: usize, push: Push) -> Option<Vec<Push>> {
         let level = self.level;
         let smallest = self.child_flood.fill(level, &self.occupied, back);
         pack(&self.occupied, &mut self.packed);
-        let (j, new) = self.store.find_or_insert(&self.packed, smallest as u16);
-        if !new && g >= self.g_of[j] {
+        let known = self.store.find(&self.packed, smallest as u16);
+        if known.is_some_and(|j| g >= self.g_of[j]) {
             return None;
         }
-        if new {
-            self.g_of.push(g);
-            self.closed.push(false);
-            let key = u64::from(h) * GREEDY + u64::from(g);
-            self.open
-                .push(Reverse((key, u32::MAX - j as u32, j as u32)));
-        } else {
-            // A shorter way: kept (a parent's pulls stay below its child's, so the
-            // origins form no cycle).
-            self.g_of[j] = g;
+        let h = self.child_bound(k, push.from)?;
+        // A plan through this child has g pulls after the start, h at least before.
+        if self.below.is_some_and(|b| g + h >= b) {
+            return None;
         }
-        self.store.set_origin(j, i, push);
+        match known {
+            Some(j) => {
+                // A shorter way: kept (a parent's pulls stay below its child's, so the
+                // origins form no cycle).
+                self.g_of[j] = g;
+                self.store.set_origin(j, i, push);
+            }
+            None => {
+                let (j, _) = self.store.find_or_insert(&self.packed, smallest as u16);
+                self.g_of.push(g);
+                self.closed.push(false);
+                let key = u64::from(h) * GREEDY + u64::from(g);
+                self.open
+                    .push(Reverse((key, u32::MAX - j as u32, j as u32)));
+                self.store.set_origin(j, i, push);
+            }
+        }
         if self.packed == self.target && self.child_flood.reached(level.player()) {
             // The pulls from a solved position to the start, read backwards.
+            let j = self
+                .store
+                .find(&self.packed, smallest as u16)
+                .expect("just stored");
             let mut plan = self.store.plan_to(j);
             plan.reverse();
             return Some(plan);
