@@ -145,9 +145,15 @@ struct Search<'a> {
     g_of: Vec<u32>,
     weight: Vec<u32>,
     closed: Vec<bool>,
+    /// Each position's matching bound and cell (an index into `cells`): a position
+    /// found again needs neither worked out again.
+    h_of: Vec<u32>,
+    cell_at: Vec<u32>,
     origins: Origins,
     cell_of: HashMap<Cell, usize>,
+    /// Each cell's positions waiting, and its features.
     cells: Vec<Queue>,
+    features_of: Vec<Cell>,
     expanded: usize,
     round: Round,
     /// What pruned the children, and how often the packing advisor had a move.
@@ -211,12 +217,15 @@ impl<'a> Search<'a> {
             g_of: Vec::new(),
             weight: Vec::new(),
             closed: Vec::new(),
+            h_of: Vec::new(),
+            cell_at: Vec::new(),
             origins: Origins {
                 pushes: Vec::new(),
                 range: Vec::new(),
             },
             cell_of: HashMap::new(),
             cells: Vec::new(),
+            features_of: Vec::new(),
             expanded: 0,
             round: Round::default(),
             stats: QuickStats::default(),
@@ -254,7 +263,10 @@ impl<'a> Search<'a> {
         if self.options.shortfall {
             cell.shortfall = self.shortfall(false);
         }
-        self.queue(cell, 0, h0, 0);
+        let c = self.cell_index(cell);
+        self.h_of.push(h0);
+        self.cell_at.push(c as u32);
+        self.queue(c, 0, h0, 0);
         self.round = Round {
             next: 0,
             end: self.cells.len(),
@@ -310,14 +322,20 @@ impl<'a> Search<'a> {
         None
     }
 
-    fn queue(&mut self, cell: Cell, weight: u32, h: u32, i: usize) {
+    /// The number of `cell` in `cells`, which gets it when it is new.
+    fn cell_index(&mut self, cell: Cell) -> usize {
         let next = self.cells.len();
         let c = *self.cell_of.entry(cell).or_insert(next);
         if c == next {
             self.cells.push(Queue::new());
+            self.features_of.push(cell);
             let packed = usize::from(cell.packed);
             self.stats.most_packed = self.stats.most_packed.max(packed);
         }
+        c
+    }
+
+    fn queue(&mut self, c: usize, weight: u32, h: u32, i: usize) {
         self.cells[c].push(Reverse((weight, h, i as u32)));
     }
 
@@ -412,22 +430,17 @@ impl<'a> Search<'a> {
         self.box_list = box_list;
         let weight = self.weight[i];
         let g = self.g_of[i];
-        let parent_areas = {
-            let flood = &self.flood;
-            self.features
-                .cell(&self.occupied, |c| flood.reached(c))
-                .areas
-        };
+        let parent_areas = self.features_of[self.cell_at[i] as usize].areas;
         // Evaluate every child, then mark the one opening the most areas as advised.
         let mut evaluated: Vec<(usize, Child, Cell, u32, usize)> = Vec::new();
         for (k, child) in children {
-            let Some((cell, h, j)) = self.child(i, k, &child.pushes, g) else {
+            let Some((c, h, j)) = self.child(i, k, &child.pushes, g) else {
                 continue;
             };
             if h == 0 {
                 return Some(j);
             }
-            evaluated.push((k, child, cell, h, j));
+            evaluated.push((k, child, self.features_of[c], h, j));
         }
         let opener = evaluated
             .iter()
@@ -435,12 +448,12 @@ impl<'a> Search<'a> {
             .filter(|(_, e)| !e.1.advised && e.2.areas < parent_areas)
             .min_by_key(|(_, e)| (e.2.areas, e.3))
             .map(|(x, _)| x);
-        for (x, (_, child, cell, h, j)) in evaluated.into_iter().enumerate() {
+        for (x, (_, child, _, h, j)) in evaluated.into_iter().enumerate() {
             let advised = child.advised || Some(x) == opener;
             let w = weight + u32::from(!advised);
             if w < self.weight[j] || self.weight[j] == u32::MAX {
                 self.weight[j] = w;
-                self.queue(cell, w, h, j);
+                self.queue(self.cell_at[j] as usize, w, h, j);
             }
         }
         None
@@ -468,7 +481,13 @@ impl<'a> Search<'a> {
     /// The child of position `i` after `pushes` (all of box number `k`): stored (or found
     /// again, keeping the shorter way) unless it is a deadlock; its cell, matching bound
     /// and number. `self.occupied` is left as it was.
-    fn child(&mut self, i: usize, k: usize, pushes: &[Push], g: u32) -> Option<(Cell, u32, usize)> {
+    fn child(
+        &mut self,
+        i: usize,
+        k: usize,
+        pushes: &[Push],
+        g: u32,
+    ) -> Option<(usize, u32, usize)> {
         let level = self.level;
         let from = pushes[0].from;
         let last = *pushes.last().expect("a move has pushes");
@@ -482,35 +501,45 @@ impl<'a> Search<'a> {
                 return None;
             }
             let smallest = self.child_flood.fill(level, &self.occupied, at);
+            pack(&self.occupied, &mut self.packed);
             let moved = pushes.len() as u32;
-            let Some(h) = self
-                .heuristic
-                .child_after(k, to, smallest, &self.box_list, moved)
-            else {
-                self.stats.unmatched += 1;
-                return None;
-            };
             let child_g = g + moved;
+            // A position found before has the bound and cell it had then.
+            let known = self.store.find(&self.packed, smallest as u16);
+            let h = match known {
+                Some(j) => self.h_of[j],
+                None => {
+                    let h = self
+                        .heuristic
+                        .child_after(k, to, smallest, &self.box_list, moved);
+                    let Some(h) = h else {
+                        self.stats.unmatched += 1;
+                        return None;
+                    };
+                    h
+                }
+            };
             if self.options.below.is_some_and(|b| child_g + h >= b) {
                 self.stats.above += 1;
                 return None;
             }
-            pack(&self.occupied, &mut self.packed);
-            let (j, new) = self.store.find_or_insert(&self.packed, smallest as u16);
-            self.stats.again += usize::from(!new);
-            if new {
-                self.g_of.push(child_g);
-                self.weight.push(u32::MAX);
-                self.closed.push(false);
-                self.origins.set(j, pushes);
-                self.store.set_origin(j, i, pushes[0]);
-            } else if child_g < self.g_of[j] {
-                // A shorter way to a known position: keep it (the parent's `g` stays
-                // below the child's, so the origins never form a cycle).
-                self.g_of[j] = child_g;
-                self.origins.set(j, pushes);
-                self.store.set_origin(j, i, pushes[0]);
+            if let Some(j) = known {
+                self.stats.again += 1;
+                if child_g < self.g_of[j] {
+                    // A shorter way to a known position: keep it (the parent's `g`
+                    // stays below the child's, so the origins never form a cycle).
+                    self.g_of[j] = child_g;
+                    self.origins.set(j, pushes);
+                    self.store.set_origin(j, i, pushes[0]);
+                }
+                return Some((self.cell_at[j] as usize, h, j));
             }
+            let (j, _) = self.store.find_or_insert(&self.packed, smallest as u16);
+            self.g_of.push(child_g);
+            self.weight.push(u32::MAX);
+            self.closed.push(false);
+            self.origins.set(j, pushes);
+            self.store.set_origin(j, i, pushes[0]);
             let flood = &self.child_flood;
             let mut cell = self.features.cell(&self.occupied, |c| flood.reached(c));
             if self.options.shortfall {
@@ -518,7 +547,10 @@ impl<'a> Search<'a> {
                 cell.shortfall = self.shortfall(true);
                 self.box_list[k] = moved;
             }
-            Some((cell, h, j))
+            let c = self.cell_index(cell);
+            self.h_of.push(h);
+            self.cell_at.push(c as u32);
+            Some((c, h, j))
         })();
         self.occupied[to] = false;
         self.occupied[from] = true;
