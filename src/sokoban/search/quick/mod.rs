@@ -28,6 +28,7 @@ mod capacity;
 mod clearing;
 mod features;
 mod options;
+mod origins;
 mod packing;
 pub mod plans;
 pub mod reverse;
@@ -47,6 +48,7 @@ use capacity::Capacity;
 use features::{Cell, Features};
 use gridsat_encodings::sokoban::analysis::UNREACHABLE;
 use gridsat_encodings::sokoban::{Analysis, Dir, Level, Push};
+use origins::Origins;
 use packing::PackingOrder;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -88,31 +90,6 @@ pub struct QuickStats {
 
 /// How the quick search ended: a plan, or why there is none.
 pub type Found = Result<Vec<Push>, String>;
-
-/// The pushes that reached each position (one, or several for a macro), in one arena.
-struct Origins {
-    pushes: Vec<Push>,
-    /// `range[i]`: where position `i`'s pushes are in `pushes`.
-    range: Vec<(u32, u32)>,
-}
-
-impl Origins {
-    fn set(&mut self, i: usize, pushes: &[Push]) {
-        let start = self.pushes.len() as u32;
-        self.pushes.extend_from_slice(pushes);
-        let range = (start, self.pushes.len() as u32);
-        if i == self.range.len() {
-            self.range.push(range);
-        } else {
-            self.range[i] = range;
-        }
-    }
-
-    fn of(&self, i: usize) -> &[Push] {
-        let (a, b) = self.range[i];
-        &self.pushes[a as usize..b as usize]
-    }
-}
 
 /// Most states a box's moves look at (`Options::box_moves`): every square and side.
 const BOX_MOVE_STATES: usize = usize::MAX;
@@ -219,10 +196,7 @@ impl<'a> Search<'a> {
             closed: Vec::new(),
             h_of: Vec::new(),
             cell_at: Vec::new(),
-            origins: Origins {
-                pushes: Vec::new(),
-                range: Vec::new(),
-            },
+            origins: Origins::default(),
             cell_of: HashMap::new(),
             cells: Vec::new(),
             features_of: Vec::new(),
@@ -306,7 +280,7 @@ impl<'a> Search<'a> {
                 return Some(Err(format!("size limit ({} positions)", limits.max_states)));
             }
             if let Some(solved) = self.expand(i) {
-                return Some(Ok(self.plan_to(solved)));
+                return Some(Ok(self.origins.plan_to(&self.store, solved)));
             }
         }
         None
@@ -636,20 +610,6 @@ impl<'a> Search<'a> {
             }
         }
         Advice::None
-    }
-
-    /// The pushes from the start to position `i`.
-    fn plan_to(&self, mut i: usize) -> Vec<Push> {
-        let mut chunks = Vec::new();
-        while let Some(parent) = self.store.parent_of(i) {
-            chunks.push(self.origins.of(i));
-            i = parent;
-        }
-        chunks
-            .iter()
-            .rev()
-            .flat_map(|c| c.iter().copied())
-            .collect()
     }
 }
 
