@@ -47,19 +47,21 @@ impl Flood {
         self.stamp[c] == self.current
     }
 
-    /// The smallest square of the player's region after the box on `from` is pushed to
+    /// The smallest square of the player's region after the box on `from` moves to
     /// `target` (`occupied` already updated), from this flood's last fill (the region
-    /// before the push, whose smallest square is `smallest`), when it can be told
-    /// without a new fill; `None` when it cannot.
+    /// before, whose smallest square is `smallest`), when it can be told without a new
+    /// fill; `None` when it cannot. The box moves by one push, by pushes along squares
+    /// of the old region (a macro move), or by a pull; the player ends on `from` or on a
+    /// square of the old region other than `target`.
     ///
-    /// The player now stands on `from`, next to the old region. If every free square
-    /// next to `from` was in the old region, no other area joins it. If `target` was
-    /// outside the old region, nothing of it is lost: the region is the old one and
-    /// `from`. If `target` was inside, the new box could cut the region in two; it does
-    /// not when the free squares next to `target` are joined around it, through one run
-    /// of free squares in its ring of eight (each ring square touches the next). Then the
-    /// region is the old one less `target` plus `from`, and its smallest square is known
-    /// unless `target` was the smallest.
+    /// `from` touches the old region through a free square (the player pushed or pulled
+    /// from there). If every free square next to `from` was in the old region, no
+    /// other area joins it. If `target` was outside the old region, nothing of it is
+    /// lost: the region is the old one and `from`. If `target` was inside, the new box
+    /// could cut the region in two; it does not when the free squares next to `target`
+    /// are joined around it, through one run of free squares in its ring of eight (each
+    /// ring square touches the next). Then the region is the old one less `target` plus
+    /// `from`, and its smallest square is known unless `target` was the smallest.
     pub fn after_push(
         &self,
         level: &Level,
@@ -68,12 +70,17 @@ impl Flood {
         target: usize,
         smallest: usize,
     ) -> Option<usize> {
-        let joins_other_area = Dir::ALL.iter().any(|&d| {
-            level
-                .neighbour(from, d)
-                .is_some_and(|n| !occupied[n] && !self.reached(n))
-        });
-        if joins_other_area {
+        let mut touches_region = false;
+        for d in Dir::ALL {
+            if let Some(n) = level.neighbour(from, d).filter(|&n| !occupied[n]) {
+                if !self.reached(n) {
+                    // Another area joins.
+                    return None;
+                }
+                touches_region = true;
+            }
+        }
+        if !touches_region {
             return None;
         }
         if self.reached(target) && (smallest == target || !ring_joined(level, occupied, target)) {

@@ -474,7 +474,23 @@ impl<'a> Search<'a> {
                 self.stats.frozen += 1;
                 return None;
             }
-            let smallest = self.child_flood.fill(level, &self.occupied, at);
+            // The player's region, told from the parent's when it can be (the box's
+            // squares on the way all in the parent's region), else filled.
+            let along = pushes[1..].iter().all(|p| self.flood.reached(p.from));
+            let told = along
+                .then(|| {
+                    let parent = usize::from(self.store.player_of(i));
+                    self.flood
+                        .after_push(level, &self.occupied, from, to, parent)
+                })
+                .flatten();
+            debug_assert!(
+                told.is_none_or(|s| s == self.child_flood.fill(level, &self.occupied, at))
+            );
+            let smallest = match told {
+                Some(smallest) => smallest,
+                None => self.child_flood.fill(level, &self.occupied, at),
+            };
             pack(&self.occupied, &mut self.packed);
             let moved = pushes.len() as u32;
             let child_g = g + moved;
@@ -507,6 +523,10 @@ impl<'a> Search<'a> {
                     self.store.set_origin(j, i, pushes[0]);
                 }
                 return Some((self.cell_at[j] as usize, h, j));
+            }
+            if told.is_some() {
+                // The cell needs the region's squares.
+                self.child_flood.fill(level, &self.occupied, at);
             }
             let (j, _) = self.store.find_or_insert(&self.packed, smallest as u16);
             self.g_of.push(child_g);

@@ -304,7 +304,19 @@ impl<'a> ReverseSearch<'a> {
     /// way needs none (most children are).
     fn child(&mut self, i: usize, g: u32, k: usize, back: usize, push: Push) -> Option<Vec<Push>> {
         let level = self.level;
-        let smallest = self.child_flood.fill(level, &self.occupied, back);
+        // The player's region, told from the parent's when it can be, else filled.
+        let (b, to) = (
+            level.neighbour(push.from, push.dir).expect("pulled"),
+            push.from,
+        );
+        let parent = usize::from(self.store.player_of(i));
+        let told = self.flood.after_push(level, &self.occupied, b, to, parent);
+        debug_assert!(told.is_none_or(|s| s == self.child_flood.fill(level, &self.occupied, back)));
+        let filled = told.is_none();
+        let smallest = match told {
+            Some(smallest) => smallest,
+            None => self.child_flood.fill(level, &self.occupied, back),
+        };
         pack(&self.occupied, &mut self.packed);
         let known = self.store.find(&self.packed, smallest as u16);
         if known.is_some_and(|j| g >= self.g_of[j]) {
@@ -331,6 +343,9 @@ impl<'a> ReverseSearch<'a> {
                     .push(Reverse((key, u32::MAX - j as u32, j as u32)));
                 self.store.set_origin(j, i, push);
             }
+        }
+        if self.packed == self.target && !filled {
+            self.child_flood.fill(level, &self.occupied, back);
         }
         if self.packed == self.target && self.child_flood.reached(level.player()) {
             // The pulls from a solved position to the start, read backwards.
