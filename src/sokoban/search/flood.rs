@@ -54,14 +54,16 @@ impl Flood {
     /// of the old region (a macro move), or by a pull; the player ends on `from` or on a
     /// square of the old region other than `target`.
     ///
-    /// `from` touches the old region through a free square (the player pushed or pulled
-    /// from there). If every free square next to `from` was in the old region, no
-    /// other area joins it. If `target` was outside the old region, nothing of it is
-    /// lost: the region is the old one and `from`. If `target` was inside, the new box
-    /// could cut the region in two; it does not when the free squares next to `target`
-    /// are joined around it, through one run of free squares in its ring of eight (each
-    /// ring square touches the next). Then the region is the old one less `target` plus
-    /// `from`, and its smallest square is known unless `target` was the smallest.
+    /// If every free square next to `from` was in the old region, no other area joins
+    /// it. If `target` was outside the old region (a push of one square), nothing of it
+    /// is lost: the region is the old one and `from`, which the player stands on. If
+    /// `target` was inside, the new box could cut the region in two; it does not when
+    /// the free squares next to `target` are joined around it, through one run of free
+    /// squares in its ring of eight (each ring square touches the next). Then the region
+    /// is the old one less `target` plus `from`, and its smallest square is known unless
+    /// `target` was the smallest. `from` is in it: after pushes it touches the square
+    /// behind it or the next square on the way, both in the old region; after a pull it
+    /// is next to `target`, and the ring test fails when it is joined to nothing else.
     pub fn after_push(
         &self,
         level: &Level,
@@ -70,17 +72,12 @@ impl Flood {
         target: usize,
         smallest: usize,
     ) -> Option<usize> {
-        let mut touches_region = false;
-        for d in Dir::ALL {
-            if let Some(n) = level.neighbour(from, d).filter(|&n| !occupied[n]) {
-                if !self.reached(n) {
-                    // Another area joins.
-                    return None;
-                }
-                touches_region = true;
-            }
-        }
-        if !touches_region {
+        let joins_other_area = Dir::ALL.iter().any(|&d| {
+            level
+                .neighbour(from, d)
+                .is_some_and(|n| !occupied[n] && !self.reached(n))
+        });
+        if joins_other_area {
             return None;
         }
         if self.reached(target) && (smallest == target || !ring_joined(level, occupied, target)) {
@@ -123,4 +120,115 @@ fn ring_joined(level: &Level, occupied: &[bool], cell: usize) -> bool {
         runs_with_a_side += usize::from(has_side);
     }
     runs_with_a_side <= 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sokoban::parse::{parse_levels, LevelFormat};
+
+    /// A room with pillars, corridors and pockets, so that boxes cut regions often.
+    const ROOM: &str = "\
+#########
+# #@#   #
+# # # ###
+#       #
+### # ###
+#   #   #
+# #   # #
+#     $.#
+#########
+";
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 33) as usize % n
+        }
+    }
+
+    #[test]
+    fn a_region_told_after_a_push_a_box_move_or_a_pull_is_the_one_a_fill_finds() {
+        let level = parse_levels(ROOM, LevelFormat::Auto, Some(1))
+            .unwrap()
+            .remove(0)
+            .level;
+        let n = level.num_cells();
+        let (mut before, mut after) = (Flood::new(n), Flood::new(n));
+        let mut rng = Rng(7);
+        let mut told = [0usize; 3];
+        for _ in 0..100_000 {
+            let mut occupied = vec![false; n];
+            for _ in 0..1 + rng.below(6) {
+                occupied[rng.below(n)] = true;
+            }
+            let free: Vec<usize> = (0..n).filter(|&c| !occupied[c]).collect();
+            let boxes: Vec<usize> = (0..n).filter(|&c| occupied[c]).collect();
+            let player = free[rng.below(free.len())];
+            let smallest = before.fill(&level, &occupied, player);
+            let b = boxes[rng.below(boxes.len())];
+            let dir = Dir::ALL[rng.below(4)];
+            let kind = rng.below(3);
+            // (the box's squares before each push or the pull, its target, the
+            // player's square at the end)
+            let mut squares = vec![b];
+            let (target, player_after) = match kind {
+                // Pushes in `dir` (one, or several along squares of the old region).
+                0 | 1 => {
+                    let Some((behind, mut to)) = level.push_squares(b, dir) else {
+                        continue;
+                    };
+                    if !before.reached(behind) || occupied[to] {
+                        continue;
+                    }
+                    let steps = if kind == 0 { 1 } else { 1 + rng.below(4) };
+                    for _ in 1..steps {
+                        match level.neighbour(to, dir) {
+                            Some(next) if !occupied[next] && before.reached(next) => {
+                                squares.push(to);
+                                to = next;
+                            }
+                            _ => break,
+                        }
+                    }
+                    (to, *squares.last().unwrap())
+                }
+                // A pull towards the player on `to`, who steps back to `back`.
+                _ => {
+                    let Some(to) = level.neighbour(b, dir) else {
+                        continue;
+                    };
+                    let Some(back) = level.neighbour(to, dir) else {
+                        continue;
+                    };
+                    if occupied[to] || occupied[back] || !before.reached(to) {
+                        continue;
+                    }
+                    (to, back)
+                }
+            };
+            // Only the moves the callers ask about: every square on the way in the old
+            // region (the first is the box's own).
+            if !squares[1..].iter().all(|&s| before.reached(s)) {
+                continue;
+            }
+            occupied[b] = false;
+            occupied[target] = true;
+            let truth = after.fill(&level, &occupied, player_after);
+            if let Some(s) = before.after_push(&level, &occupied, b, target, smallest) {
+                assert_eq!(
+                    s, truth,
+                    "kind {kind}, box {b} to {target}, occupied {occupied:?}"
+                );
+                told[kind] += 1;
+            }
+        }
+        // Each kind was told often enough for the comparison to mean something.
+        assert!(told.iter().all(|&t| t > 300), "{told:?}");
+    }
 }
