@@ -31,8 +31,8 @@ use std::time::{Duration, Instant};
 /// The share of the time limit after which A*, with nothing proven and no plan found,
 /// hands its core to the second quick thread: a sixth (10 s at 60 s), since the box
 /// moves goal by goal plan XSokoban 18 after 30 s alone and the reverse search 16 after
-/// 12 s, and they take turns there. A* proves no XSokoban level that has no plan by
-/// then, and its bound grows slowly after the first seconds.
+/// 12 s (21 and 10 s since), and they take turns there. A* proves no XSokoban level
+/// that has no plan by then, and its bound grows slowly after the first seconds.
 const HANDOVER_AT: f64 = 1.0 / 6.0;
 
 /// When A* hands its core over without a time limit.

@@ -46,9 +46,10 @@ pub fn with_and_without_clearing(options: Options) -> [Options; 2] {
 /// goal (`Options::goal_by_goal`), and the reverse one. The plain and clearing searches
 /// plan most levels they plan within seconds; the goal-by-goal clearing search takes a
 /// double share, since the levels only it plans take it long alone (XSokoban 28 and 40:
-/// 17 and 20 s), and the reverse one a half share: the second thread has it too, with
-/// more (XSokoban 14 and 16 alone: 3 and 12 s), and here it is for the levels it plans
-/// at once (86) and for the portfolio, which has no second thread.
+/// 17 and 20 s when the shares were set; 40 16 s since), and the reverse one a half
+/// share: the second thread has it too, with more (XSokoban 14 and 16 alone: 3 and 12 s;
+/// 2 and 10 s since), and here it is for the levels it plans at once (86) and for the
+/// portfolio, which has no second thread.
 pub fn quick_thread(options: Options) -> [Options; 4] {
     let [plain, clearing] = with_and_without_clearing(options);
     let goal_by_goal = Options {
@@ -68,11 +69,12 @@ pub fn quick_thread(options: Options) -> [Options; 4] {
 /// proven anything and no plan is found by a sixth of the time (`anytime`): box moves
 /// (FESS's macro moves, `Options::box_moves`) with the clearing advisor and the packing
 /// order goal by goal (`Options::goal_by_goal`), and the reverse search. On XSokoban
-/// the box moves plan 24, 30 and 18 alone in 10, 7 and 30 s, which the quick thread's
-/// searches do not plan in 60 s, and miss many levels those plan within a second, so
-/// they run beside them rather than in their turns; the reverse search plans 16 alone
-/// in 12 s, which the quick thread's half share does not give it. Their shares, 7 and 3,
-/// give both about that and a few seconds more in the 50 s after the handover.
+/// the box moves plan 24, 30 and 18 alone in 10, 7 and 30 s (6, 4 and 21 s since),
+/// which the quick thread's searches do not plan in 60 s, and miss many levels those
+/// plan within a second, so they run beside them rather than in their turns; the
+/// reverse search plans 16 alone in 12 s (10 s since), which the quick thread's half
+/// share does not give it. Their shares, 7 and 3, give both that and some seconds more
+/// in the 50 s after the handover.
 pub fn second_thread(options: Options) -> [Options; 2] {
     let box_moves = Options {
         box_moves: true,
