@@ -74,13 +74,7 @@ fn expand_child(
     if freeze.deadlocked(occupied, target) {
         return None;
     }
-    let player = match region.after_push(level, occupied, from, target, smallest) {
-        Some(player) => {
-            debug_assert_eq!(player, flood.fill(level, occupied, from));
-            player
-        }
-        None => flood.fill(level, occupied, from),
-    };
+    let (player, _) = flood.fill_after(region, level, occupied, (from, target), (from, smallest));
     let h = heuristic.child(pushed, target, player, box_list)?;
     Some((player, h))
 }

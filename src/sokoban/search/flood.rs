@@ -48,6 +48,28 @@ impl Flood {
     }
 
     /// The smallest square of the player's region after the box on `from` moves to
+    /// `target` (`occupied` already updated) with the player on `player`: told by
+    /// `region` (the old region's fill, its smallest square `smallest`; see
+    /// `after_push`) when it can be, else filled here. The flag says whether it was
+    /// filled, so that this flood holds the region's squares.
+    pub fn fill_after(
+        &mut self,
+        region: &Flood,
+        level: &Level,
+        occupied: &[bool],
+        (from, target): (usize, usize),
+        (player, smallest): (usize, usize),
+    ) -> (usize, bool) {
+        match region.after_push(level, occupied, from, target, smallest) {
+            Some(told) => {
+                debug_assert_eq!(told, self.fill(level, occupied, player));
+                (told, false)
+            }
+            None => (self.fill(level, occupied, player), true),
+        }
+    }
+
+    /// The smallest square of the player's region after the box on `from` moves to
     /// `target` (`occupied` already updated), from this flood's last fill (the region
     /// before, whose smallest square is `smallest`), when it can be told without a new
     /// fill; `None` when it cannot. The box moves by one push, by pushes along squares

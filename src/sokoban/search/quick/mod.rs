@@ -476,20 +476,13 @@ impl<'a> Search<'a> {
             }
             // The player's region, told from the parent's when it can be (the box's
             // squares on the way all in the parent's region), else filled.
-            let along = pushes[1..].iter().all(|p| self.flood.reached(p.from));
-            let told = along
-                .then(|| {
-                    let parent = usize::from(self.store.player_of(i));
-                    self.flood
-                        .after_push(level, &self.occupied, from, to, parent)
-                })
-                .flatten();
-            debug_assert!(
-                told.is_none_or(|s| s == self.child_flood.fill(level, &self.occupied, at))
-            );
-            let smallest = match told {
-                Some(smallest) => smallest,
-                None => self.child_flood.fill(level, &self.occupied, at),
+            let parent = usize::from(self.store.player_of(i));
+            let (smallest, filled) = if pushes[1..].iter().all(|p| self.flood.reached(p.from)) {
+                let (region, occupied) = (&self.flood, &self.occupied);
+                self.child_flood
+                    .fill_after(region, level, occupied, (from, to), (at, parent))
+            } else {
+                (self.child_flood.fill(level, &self.occupied, at), true)
             };
             pack(&self.occupied, &mut self.packed);
             let moved = pushes.len() as u32;
@@ -524,7 +517,7 @@ impl<'a> Search<'a> {
                 }
                 return Some((self.cell_at[j] as usize, h, j));
             }
-            if told.is_some() {
+            if !filled {
                 // The cell needs the region's squares.
                 self.child_flood.fill(level, &self.occupied, at);
             }

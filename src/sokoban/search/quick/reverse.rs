@@ -310,13 +310,13 @@ impl<'a> ReverseSearch<'a> {
             push.from,
         );
         let parent = usize::from(self.store.player_of(i));
-        let told = self.flood.after_push(level, &self.occupied, b, to, parent);
-        debug_assert!(told.is_none_or(|s| s == self.child_flood.fill(level, &self.occupied, back)));
-        let filled = told.is_none();
-        let smallest = match told {
-            Some(smallest) => smallest,
-            None => self.child_flood.fill(level, &self.occupied, back),
-        };
+        let (smallest, filled) = self.child_flood.fill_after(
+            &self.flood,
+            level,
+            &self.occupied,
+            (b, to),
+            (back, parent),
+        );
         pack(&self.occupied, &mut self.packed);
         let known = self.store.find(&self.packed, smallest as u16);
         if known.is_some_and(|j| g >= self.g_of[j]) {
