@@ -255,7 +255,9 @@ fn a_plan_not_proven_optimal_is_its_own_outcome_in_text_json_and_exit_status() {
     );
     // The plan's length is the heuristics' business (the packing advisor's fallback
     // moved it from 143 to 155 pushes); what this test holds is that text, JSON and the
-    // replay tell the same plan, and that the bound beside it is below it.
+    // replay tell the same plan, and that the bound beside it is below it. Each run is
+    // checked on its own: the searches take turns in time, so two runs may end on
+    // different first plans (XSokoban 5 has given 155 pushes in 454 and in 461 moves).
     let (pushes, bound) = out
         .lines()
         .nth(1)
@@ -273,15 +275,23 @@ fn a_plan_not_proven_optimal_is_its_own_outcome_in_text_json_and_exit_status() {
         .unwrap_or_else(|| panic!("{out}"))
         .parse()
         .unwrap();
+    let level = level(&std::fs::read_to_string(XSOKOBAN_5).unwrap(), 1);
+    let text_plan = out
+        .lines()
+        .nth(3)
+        .and_then(|line| line.strip_prefix("plan: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let replayed = replay(&level, text_plan).unwrap();
+    assert_eq!(replayed.pushes as u64, pushes, "{out}");
+    assert_eq!(text_plan.len() as u64, moves, "{out}");
 
     let (code, json_out, err) = gridsat_sokoban(&[XSOKOBAN_5, "--quick", "--format", "json"]);
     assert_eq!(code, 5, "{json_out}{err}");
     let json: serde_json::Value = serde_json::from_str(&json_out).unwrap();
     let report = &json[0];
     assert_eq!(report["outcome"], "not-proven-optimal");
-    assert_eq!(report["pushes"], pushes, "{out}{json_out}");
-    assert_eq!(report["moves"], moves, "{out}{json_out}");
     assert_eq!(report["push_optimal"], false);
+    let pushes = report["pushes"].as_u64().unwrap();
     // Without a deadline the first plan ends the level, so it is the one printed.
     assert_eq!(report["quick"]["first_pushes"], pushes);
     // A* is stopped when the plan comes, so its bound may differ between the runs.
@@ -291,10 +301,9 @@ fn a_plan_not_proven_optimal_is_its_own_outcome_in_text_json_and_exit_status() {
     );
     // The plan is the one replayed: the course checker's moves.
     let lurd = report["lurd"].as_str().unwrap();
-    let level = level(&std::fs::read_to_string(XSOKOBAN_5).unwrap(), 1);
     let replayed = replay(&level, lurd).unwrap();
     assert_eq!(replayed.pushes as u64, pushes);
-    assert_eq!(lurd.len() as u64, moves);
+    assert_eq!(report["moves"], lurd.len() as u64, "{json_out}");
 }
 
 #[test]
