@@ -16,6 +16,7 @@
 //! which it reaches a goal that the boxes matched now could leave to it.
 
 use super::super::flood::Flood;
+use super::bipartite::Bipartite;
 use super::packing::PackingOrder;
 use super::{Child, Search};
 use gridsat_encodings::sokoban::{Dir, Level};
@@ -34,6 +35,7 @@ pub(super) struct Capacity<'a> {
     order: &'a PackingOrder,
     walled: Vec<Option<Walled>>,
     flood: Flood,
+    matched: Matched,
 }
 
 /// Lone-box reach with some goals walled up.
@@ -47,14 +49,15 @@ struct Walled {
 }
 
 /// A maximum matching of the boxes off the goals (`free`, numbers in the box list) to
-/// the empty goals (goal number, walled layers), `edges[x][e]` when box `x` reaches
-/// goal `e`.
+/// the empty goals (goal number, walled layers): row `x` of `graph` is box `free[x]`,
+/// column `e` goal `empty[e]`, connected when the box reaches the goal. Kept between
+/// positions for its buffers.
+#[derive(Default)]
 struct Matched {
     empty: Vec<(usize, usize)>,
     free: Vec<usize>,
-    edges: Vec<Vec<bool>>,
+    graph: Bipartite,
     size: usize,
-    box_of_goal: Vec<Option<usize>>,
 }
 
 impl Matched {
@@ -83,6 +86,7 @@ impl<'a> Capacity<'a> {
             order,
             walled: (0..=layers).map(|_| None).collect(),
             flood: Flood::new(level.num_cells()),
+            matched: Matched::default(),
         }
     }
 
@@ -125,18 +129,17 @@ impl<'a> Capacity<'a> {
         if m.deficit() == 0 {
             return None;
         }
-        let (edges, box_of_goal) = (&m.edges, &m.box_of_goal);
+        let g = &m.graph;
+        let goal_of_box = |x: usize| (0..g.columns()).find(|&e| g.row_of(e) == Some(x));
         // The goals some maximum matching leaves empty: the unmatched ones, and those
         // whose box could move over to one of them.
-        let mut could_be_empty: Vec<bool> = box_of_goal.iter().map(Option::is_none).collect();
+        let mut could_be_empty: Vec<bool> =
+            (0..g.columns()).map(|e| g.row_of(e).is_none()).collect();
         let mut queue: VecDeque<usize> =
             (0..m.empty.len()).filter(|&e| could_be_empty[e]).collect();
         while let Some(e) = queue.pop_front() {
-            for (x, row) in edges.iter().enumerate() {
-                if !row[e] {
-                    continue;
-                }
-                if let Some(other) = box_of_goal.iter().position(|&b| b == Some(x)) {
+            for x in (0..g.rows()).filter(|&x| g.connected(x, e)) {
+                if let Some(other) = goal_of_box(x) {
                     if !could_be_empty[other] {
                         could_be_empty[other] = true;
                         queue.push_back(other);
@@ -147,12 +150,12 @@ impl<'a> Capacity<'a> {
         // The boxes some maximum matching leaves over: the unmatched ones, and those
         // whose goal one of them could take instead.
         let mut could_be_left: Vec<bool> = (0..m.free.len())
-            .map(|x| !box_of_goal.contains(&Some(x)))
+            .map(|x| goal_of_box(x).is_none())
             .collect();
         let mut queue: VecDeque<usize> = (0..m.free.len()).filter(|&x| could_be_left[x]).collect();
         while let Some(x) = queue.pop_front() {
-            for (e, &reached) in edges[x].iter().enumerate() {
-                if let Some(y) = box_of_goal[e].filter(|&y| reached && !could_be_left[y]) {
+            for e in (0..g.columns()).filter(|&e| g.connected(x, e)) {
+                if let Some(y) = g.row_of(e).filter(|&y| !could_be_left[y]) {
                     could_be_left[y] = true;
                     queue.push_back(y);
                 }
@@ -178,43 +181,44 @@ impl<'a> Capacity<'a> {
         occupied: &[bool],
         boxes: &[usize],
         player: &Flood,
-    ) -> Option<Matched> {
+    ) -> Option<&Matched> {
         let (level, order) = (self.level, self.order);
         let f = usize::from(frontier);
+        let m = &mut self.matched;
         // Each empty goal, with the number of layers walled up when it is filled.
-        let empty: Vec<(usize, usize)> = level
-            .goals()
-            .iter()
-            .enumerate()
-            .filter(|&(_, &g)| !occupied[g])
-            .map(|(k, &g)| (k, if order.layer(g) == frontier { f } else { f + 1 }))
-            .collect();
-        if f + 1 >= self.walled.len() || empty.iter().all(|&(_, w)| w == f) {
+        m.empty.clear();
+        m.empty.extend(
+            level
+                .goals()
+                .iter()
+                .enumerate()
+                .filter(|&(_, &g)| !occupied[g])
+                .map(|(k, &g)| (k, if order.layer(g) == frontier { f } else { f + 1 })),
+        );
+        if f + 1 >= self.walled.len() || m.empty.iter().all(|&(_, w)| w == f) {
             return None;
         }
         self.walled(f);
         self.walled(f + 1);
-        let free: Vec<usize> = (0..boxes.len())
-            .filter(|&i| !level.is_goal(boxes[i]))
-            .collect();
-        let walled = &self.walled;
-        let reaches = |i: usize, (k, w): (usize, usize)| {
-            let table = walled[w].as_ref().expect("built above");
+        let m = &mut self.matched;
+        let tables = [f, f + 1].map(|w| self.walled[w].as_ref().expect("built above"));
+        m.free.clear();
+        m.free
+            .extend((0..boxes.len()).filter(|&i| !level.is_goal(boxes[i])));
+        m.graph.reset(m.empty.len());
+        for &i in &m.free {
             let b = boxes[i];
-            table.reach[k][b] & table.sides_reached(level, b, player) != 0
-        };
-        let edges: Vec<Vec<bool>> = free
-            .iter()
-            .map(|&i| empty.iter().map(|&e| reaches(i, e)).collect())
-            .collect();
-        let (size, box_of_goal) = matching(&edges, empty.len());
-        Some(Matched {
-            empty,
-            free,
-            edges,
-            size,
-            box_of_goal,
-        })
+            // The player's sides of the box, in either table's regions.
+            let sides = tables.map(|t| t.sides_reached(level, b, player));
+            let x = m.graph.add_row();
+            for (e, &(k, w)) in m.empty.iter().enumerate() {
+                if tables[w - f].reach[k][b] & sides[w - f] != 0 {
+                    m.graph.connect(x, e);
+                }
+            }
+        }
+        m.size = m.graph.solve();
+        Some(m)
     }
 
     /// Whether a lone box on `c`, the player on its side `d`, reaches one of the goals
@@ -308,35 +312,6 @@ impl Walled {
             bits
         }
     }
-}
-
-/// A maximum matching of rows to `columns` (Kuhn's augmenting paths): its size and the
-/// row matched to each column.
-fn matching(edges: &[Vec<bool>], columns: usize) -> (usize, Vec<Option<usize>>) {
-    fn augment(
-        r: usize,
-        edges: &[Vec<bool>],
-        row_of: &mut [Option<usize>],
-        seen: &mut [bool],
-    ) -> bool {
-        for c in 0..row_of.len() {
-            if edges[r][c] && !seen[c] {
-                seen[c] = true;
-                if row_of[c].is_none_or(|other| augment(other, edges, row_of, seen)) {
-                    row_of[c] = Some(r);
-                    return true;
-                }
-            }
-        }
-        false
-    }
-    let mut row_of = vec![None; columns];
-    let mut size = 0;
-    for r in 0..edges.len() {
-        let mut seen = vec![false; columns];
-        size += usize::from(augment(r, edges, &mut row_of, &mut seen));
-    }
-    (size, row_of)
 }
 
 impl Search<'_> {
@@ -474,45 +449,6 @@ mod tests {
                             );
                         }
                     }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn the_matching_is_as_large_as_the_best_assignment() {
-        // Every bipartite graph of 4 rows and 4 columns from a simple generator, its
-        // matching against the largest set of rows given distinct columns.
-        let mut seed = 12345u64;
-        for _ in 0..300 {
-            let edges: Vec<Vec<bool>> = (0..4)
-                .map(|_| {
-                    (0..4)
-                        .map(|_| {
-                            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-                            (seed >> 33).is_multiple_of(3)
-                        })
-                        .collect()
-                })
-                .collect();
-            let (size, row_of) = matching(&edges, 4);
-            let mut best = 0;
-            for assignment in 0..5u32.pow(4) {
-                // Row r takes column (assignment / 5^r) % 5, 4 meaning none.
-                let cols: Vec<u32> = (0..4).map(|r| assignment / 5u32.pow(r) % 5).collect();
-                let valid = (0..4).all(|r| {
-                    let c = cols[r];
-                    c == 4 || (edges[r][c as usize] && (0..r).all(|o| cols[o] != c))
-                });
-                if valid {
-                    best = best.max(cols.iter().filter(|&&c| c != 4).count());
-                }
-            }
-            assert_eq!(size, best, "{edges:?}");
-            assert_eq!(row_of.iter().flatten().count(), size);
-            for (c, r) in row_of.iter().enumerate() {
-                if let Some(r) = r {
-                    assert!(edges[*r][c]);
                 }
             }
         }

@@ -23,6 +23,7 @@
 //! leave some pushes out).
 
 pub mod anytime;
+mod bipartite;
 mod boxpath;
 mod capacity;
 mod clearing;
