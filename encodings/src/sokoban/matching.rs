@@ -100,6 +100,57 @@ impl Matcher {
     /// costs did not change), and with as many columns as rows every column ends
     /// matched, so the result is optimal as from scratch.
     pub fn resolve_row(&self, costs: &[Vec<u32>], row: usize, out: &mut Matcher) -> Option<u32> {
+        self.copy_solved_into(costs, out);
+        let r = row + 1;
+        let matched = out
+            .owner
+            .iter()
+            .skip(1)
+            .position(|&o| o == r)
+            .map(|j| j + 1);
+        // Most repairs keep the row's column: when it is still among the row's cheapest
+        // by reduced cost, the row's dual value set to that least reduced cost keeps
+        // every pair feasible and the matched one tight, so the matching is optimal as
+        // it stands (a pass over the row instead of an augmenting path over all).
+        let reduced = |j: usize| cost(costs, row, j - 1, self.forbidden) - self.v[j];
+        if let Some(m) = matched {
+            let least = (1..out.v.len()).map(reduced).min().expect("a column");
+            if reduced(m) == least {
+                out.u[r] = least;
+                return out.total(costs);
+            }
+            out.owner[m] = 0;
+        }
+        out.u[r] = 0;
+        out.insert_row(costs, r);
+        out.total(costs)
+    }
+
+    /// `resolve_row` for several `rows` at once: each taken out of the matching and put
+    /// back in turn, one augmenting path each (sound for the same reason: the rows
+    /// kept stay feasible and tight, and every column ends matched).
+    pub fn resolve_rows(
+        &self,
+        costs: &[Vec<u32>],
+        rows: &[usize],
+        out: &mut Matcher,
+    ) -> Option<u32> {
+        self.copy_solved_into(costs, out);
+        for o in out.owner.iter_mut().skip(1) {
+            if *o != 0 && rows.contains(&(*o - 1)) {
+                *o = 0;
+            }
+        }
+        for &row in rows {
+            out.u[row + 1] = 0;
+            out.insert_row(costs, row + 1);
+        }
+        out.total(costs)
+    }
+
+    /// This solved matching into `out`, checked to be of a square matrix the size of
+    /// `costs`, for a repair.
+    fn copy_solved_into(&self, costs: &[Vec<u32>], out: &mut Matcher) {
         assert_eq!(
             costs.len(),
             costs[0].len(),
@@ -120,14 +171,7 @@ impl Matcher {
         out.owner.extend_from_slice(&self.owner);
         out.way.clear();
         out.way.resize(self.way.len(), 0);
-        let r = row + 1;
-        if let Some(j) = out.owner.iter().skip(1).position(|&o| o == r) {
-            out.owner[j + 1] = 0;
-        }
-        out.u[r] = 0;
         out.forbidden = self.forbidden;
-        out.insert_row(costs, r);
-        out.total(costs)
     }
 
     /// This solved matching with its rows renumbered, into `out`: row `r` becomes row
@@ -303,15 +347,76 @@ mod tests {
             if base.solve_with_forbidden_cost(&costs, 1 << 40).is_none() {
                 continue;
             }
-            let row = (next() % n as u64) as usize;
-            // A push changes a lone box's distances by at most one each way, but the
-            // repair must not rely on that: any new row.
-            costs[row] = (0..n).map(|_| entry(&mut next)).collect();
-            assert_eq!(
-                base.resolve_row(&costs, row, &mut repaired),
-                brute_force(&costs),
-                "{costs:?}"
-            );
+            // A chain of repairs, each from the last: a row changed by at most one in
+            // each entry (a push or pull: the repair's short cut keeps the row's column
+            // mostly) or, as the repair must not rely on that, any new row.
+            for step in 0..4 {
+                let row = (next() % n as u64) as usize;
+                costs[row] = if step % 2 == 0 {
+                    costs[row]
+                        .iter()
+                        .map(|&c| match (c, next() % 3) {
+                            (FORBIDDEN, _) => FORBIDDEN,
+                            (c, 0) => c + 1,
+                            (c, 1) => c.saturating_sub(1),
+                            (c, _) => c,
+                        })
+                        .collect()
+                } else {
+                    (0..n).map(|_| entry(&mut next)).collect()
+                };
+                let expected = brute_force(&costs);
+                assert_eq!(
+                    base.resolve_row(&costs, row, &mut repaired),
+                    expected,
+                    "{costs:?}"
+                );
+                if expected.is_none() {
+                    break;
+                }
+                std::mem::swap(&mut base, &mut repaired);
+            }
+        }
+    }
+
+    #[test]
+    fn repairing_several_rows_gives_the_matching_from_scratch() {
+        // Chains of repairs, each of up to three rows changed at once (any new rows),
+        // each from the last, against the brute force.
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+        let (mut base, mut repaired) = (Matcher::default(), Matcher::default());
+        for _ in 0..600 {
+            let n = 1 + (next() % 6) as usize;
+            let entry = |next: &mut dyn FnMut() -> u64| match next() % 8 {
+                0 => FORBIDDEN,
+                _ => (next() % 15) as u32,
+            };
+            let mut costs: Vec<Vec<u32>> = (0..n)
+                .map(|_| (0..n).map(|_| entry(&mut next)).collect())
+                .collect();
+            if base.solve_with_forbidden_cost(&costs, 1 << 40).is_none() {
+                continue;
+            }
+            for _ in 0..4 {
+                let mut rows: Vec<usize> = (0..1 + next() % 3)
+                    .map(|_| (next() % n as u64) as usize)
+                    .collect();
+                rows.sort_unstable();
+                rows.dedup();
+                for &row in &rows {
+                    costs[row] = (0..n).map(|_| entry(&mut next)).collect();
+                }
+                let expected = brute_force(&costs);
+                assert_eq!(
+                    base.resolve_rows(&costs, &rows, &mut repaired),
+                    expected,
+                    "{costs:?} {rows:?}"
+                );
+                if expected.is_none() {
+                    break;
+                }
+                std::mem::swap(&mut base, &mut repaired);
+            }
         }
     }
 

@@ -53,28 +53,49 @@ impl SavedMatchings {
         if saved.index != parent || old.is_empty() || old.len() != boxes.len() {
             return None;
         }
-        // Rows of the saved matching in this position's order: boxes that stayed keep
-        // their square, the one that moved goes where its new square sorts.
-        let mut moved_from = old.iter().filter(|b| boxes.binary_search(b).is_err());
-        let mut moved_to = boxes.iter().filter(|b| old.binary_search(b).is_err());
-        let (Some(_), None, Some(&to), None) = (
-            moved_from.next(),
-            moved_from.next(),
-            moved_to.next(),
-            moved_to.next(),
-        ) else {
+        let mut map = Vec::new();
+        let mut moved = Vec::new();
+        if !renumbering(old, boxes, rows, 1, &mut map, &mut moved) || moved.len() != 1 {
             return None;
-        };
-        let mut map: Vec<usize> = (0..rows).collect();
-        for (r, b) in old.iter().enumerate() {
-            let square = if boxes.binary_search(b).is_ok() {
-                *b
-            } else {
-                to
-            };
-            map[r] = boxes.binary_search(&square).expect("every box has a row");
         }
         saved.matcher.permute_rows_into(&map, out);
-        Some(boxes.binary_search(&to).expect("the moved box has a row"))
+        Some(moved[0])
     }
+}
+
+/// How the rows of a matching solved for the sorted boxes `old` become the rows of the
+/// sorted `boxes` (as many): a box on a square of both keeps its square's row, and the
+/// boxes on new squares take, in order, the rows of the squares left. Sets `map[r]` to
+/// old row `r`'s new row (rows past the boxes, up to `rows`, keep their place) and
+/// `moved` to the new rows of the boxes on new squares, the rows a repair solves again;
+/// `false` when more than `most` boxes moved.
+pub(super) fn renumbering(
+    old: &[usize],
+    boxes: &[usize],
+    rows: usize,
+    most: usize,
+    map: &mut Vec<usize>,
+    moved: &mut Vec<usize>,
+) -> bool {
+    moved.clear();
+    if old.len() != boxes.len() {
+        return false;
+    }
+    let left = old.iter().filter(|b| boxes.binary_search(b).is_err());
+    let arrived = boxes.iter().filter(|b| old.binary_search(b).is_err());
+    if left.clone().count() > most {
+        return false;
+    }
+    map.clear();
+    map.extend(0..rows);
+    let mut arrived_in_order = arrived.clone();
+    for (r, b) in old.iter().enumerate() {
+        let square = match boxes.binary_search(b) {
+            Ok(_) => *b,
+            Err(_) => *arrived_in_order.next().expect("as many arrived as left"),
+        };
+        map[r] = boxes.binary_search(&square).expect("every box has a row");
+    }
+    moved.extend(arrived.map(|b| boxes.binary_search(b).expect("a box")));
+    true
 }

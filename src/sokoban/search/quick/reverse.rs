@@ -13,7 +13,7 @@
 use super::Found;
 use crate::sokoban::search::flood::Flood;
 use crate::sokoban::search::positions::{pack, PositionTable};
-use crate::sokoban::search::saved::SavedMatchings;
+use crate::sokoban::search::saved::{renumbering, SavedMatchings};
 use crate::sokoban::Limits;
 use gridsat_encodings::sokoban::analysis::UNREACHABLE;
 use gridsat_encodings::sokoban::matching::{Matcher, FORBIDDEN};
@@ -68,6 +68,12 @@ pub(super) struct ReverseSearch<'a> {
     child_matcher: Matcher,
     saved: SavedMatchings,
     renumbered: Matcher,
+    /// The boxes of the last expanded position, whose matching `matcher` holds: in a
+    /// long plateau of the bound the search expands positions whose parents were
+    /// expanded long before (their matchings no longer kept), but near the last one.
+    last_boxes: Vec<usize>,
+    map: Vec<usize>,
+    moved: Vec<usize>,
     costs: Vec<Vec<u32>>,
     spare_row: Vec<u32>,
     /// The start's boxes, packed: the position the search is after.
@@ -90,6 +96,11 @@ pub(super) struct ReverseSearch<'a> {
 /// break ties.
 const GREEDY: u64 = 1000;
 
+/// Most boxes the last expanded position may differ in for its matching to be
+/// repaired rather than a new one solved (one augmenting path per box that moved
+/// against one per box).
+const LAST_EXPANDED_MOVED: usize = 3;
+
 impl<'a> ReverseSearch<'a> {
     pub(super) fn new(level: &'a Level, below: Option<u32>) -> ReverseSearch<'a> {
         let n = level.num_cells();
@@ -103,6 +114,9 @@ impl<'a> ReverseSearch<'a> {
             child_matcher: Matcher::default(),
             saved: SavedMatchings::default(),
             renumbered: Matcher::default(),
+            last_boxes: Vec::new(),
+            map: Vec::new(),
+            moved: Vec::new(),
             costs: vec![vec![0; k]; k],
             spare_row: vec![0; k],
             target: Vec::new(),
@@ -141,7 +155,8 @@ impl<'a> ReverseSearch<'a> {
     }
 
     /// `bound` for the sorted `boxes` of the position numbered `i`, repaired from its
-    /// parent's matching when that is kept (`SavedMatchings`), and kept in turn.
+    /// parent's matching when that is kept (`SavedMatchings`), else from the last
+    /// expanded position's when few boxes differ, and kept in turn.
     fn expanded_bound(&mut self, i: usize, boxes: &[usize]) -> Option<u32> {
         let k = self.store.parent_of(i).and_then(|p| {
             self.saved
@@ -153,11 +168,28 @@ impl<'a> ReverseSearch<'a> {
                 self.renumbered
                     .resolve_row(&self.costs, k, &mut self.matcher)
             }
+            None if renumbering(
+                &self.last_boxes,
+                boxes,
+                boxes.len(),
+                LAST_EXPANDED_MOVED,
+                &mut self.map,
+                &mut self.moved,
+            ) =>
+            {
+                self.fill_costs(boxes);
+                self.matcher
+                    .permute_rows_into(&self.map, &mut self.renumbered);
+                self.renumbered
+                    .resolve_rows(&self.costs, &self.moved, &mut self.matcher)
+            }
             None => self.bound(boxes),
         };
         debug_assert_eq!(bound, Matcher::default().solve(&self.costs));
+        self.last_boxes.clear();
         if bound.is_some() {
             self.saved.save(i, boxes, &self.matcher);
+            self.last_boxes.extend_from_slice(boxes);
         }
         bound
     }
