@@ -8,7 +8,7 @@
 //! stopped it leaves its bound (the least `f` of its open list), the bound printed
 //! beside a plan it could not prove.
 //!
-//! A* hands its core over when it has proven nothing and no plan is found by a sixth of
+//! A* hands its core over when it has proven nothing and no plan is found by a twelfth of
 //! the time limit (30 s without one), or when it gives up earlier: it is stopped, its
 //! bound kept, and a second quick thread takes the core with the searches that need
 //! more time than their turns in the first give them (`turns::second_thread`). A level
@@ -29,11 +29,11 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The share of the time limit after which A*, with nothing proven and no plan found,
-/// hands its core to the second quick thread: a sixth (10 s at 60 s), since the box
-/// moves goal by goal plan XSokoban 18 after 30 s alone and the reverse search 16 after
-/// 12 s (21 and 10 s since), and they take turns there. A* proves no XSokoban level
-/// that has no plan by then, and its bound grows slowly after the first seconds.
-const HANDOVER_AT: f64 = 1.0 / 6.0;
+/// hands its core to the second quick thread: a twelfth (5 s at 60 s), since the box
+/// moves plan XSokoban 74 after 43 s alone, and slower with the other core busy. A*
+/// proves no XSokoban level that has no plan by then (the quick thread plans the levels
+/// it proves within a second), and its bound grows slowly after the first seconds.
+const HANDOVER_AT: f64 = 1.0 / 12.0;
 
 /// When A* hands its core over without a time limit.
 const HANDOVER_WITHOUT_DEADLINE: Duration = Duration::from_secs(30);
@@ -174,8 +174,9 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
                     stop_astar.cancel();
                     quick_running += hand_over(&mut run, &mut second);
                     let searches = turns::second_thread(Options::default()).map(|o| o.name());
+                    let noun = if searches.len() == 1 { "search" } else { "searches" };
                     run.reasons.push(format!(
-                        "astar: stopped after {:.0} s without a plan, for the searches {}",
+                        "astar: stopped after {:.0} s without a plan, for the {noun} {}",
                         started.elapsed().as_secs_f64(),
                         searches.join(" and ")
                     ));

@@ -46,10 +46,10 @@ pub fn with_and_without_clearing(options: Options) -> [Options; 2] {
 /// goal (`Options::goal_by_goal`), and the reverse one. The plain and clearing searches
 /// plan most levels they plan within seconds; the goal-by-goal clearing search takes a
 /// double share, since the levels only it plans take it long alone (XSokoban 28 and 40:
-/// 17 and 20 s when the shares were set; 40 16 s since), and the reverse one a half
-/// share: the second thread has it too, with more (XSokoban 14 and 16 alone: 3 and 12 s;
-/// 2 and 10 s since), and here it is for the levels it plans at once (86) and for the
-/// portfolio, which has no second thread.
+/// 17 and 20 s when the shares were set; 40 16 s since), and the reverse one a share of
+/// 5 (a fourth of the thread, against a ninth before the second thread gave up its own
+/// reverse search, 2026-12-05): XSokoban 16 needs it for about 10 s alone, and 14 for
+/// 2 s. With the other core busy the thread plans 16 at 42 s, 40 at 40 s, 28 at 23 s.
 pub fn quick_thread(options: Options) -> [Options; 4] {
     let [plain, clearing] = with_and_without_clearing(options);
     let goal_by_goal = Options {
@@ -59,36 +59,27 @@ pub fn quick_thread(options: Options) -> [Options; 4] {
     };
     let reverse = Options {
         reverse: true,
-        share: 2,
+        share: 5,
         ..options
     };
     [plain, clearing, goal_by_goal, reverse]
 }
 
-/// The searches of `--quick`'s second thread, which takes A*'s core when A* has not
-/// proven anything and no plan is found by a sixth of the time (`anytime`): box moves
+/// The search of `--quick`'s second thread, which takes A*'s core when A* has not
+/// proven anything and no plan is found by a twelfth of the time (`anytime`): box moves
 /// (FESS's macro moves, `Options::box_moves`) with the clearing advisor and the packing
-/// order goal by goal (`Options::goal_by_goal`), and the reverse search. On XSokoban
-/// the box moves plan 24, 30 and 18 alone in 10, 7 and 30 s (6, 4 and 21 s since),
-/// which the quick thread's searches do not plan in 60 s, and miss many levels those
-/// plan within a second, so they run beside them rather than in their turns; the
-/// reverse search plans 16 alone in 12 s (10 s since), which the quick thread's half
-/// share does not give it. Their shares, 7 and 3, give both that and some seconds more
-/// in the 50 s after the handover.
-pub fn second_thread(options: Options) -> [Options; 2] {
-    let box_moves = Options {
+/// order goal by goal (`Options::goal_by_goal`). On XSokoban it plans 30, 24, 18 and 74
+/// alone in 3, 4, 19 and 43 s, which the quick thread's searches do not plan in 60 s,
+/// and misses many levels those plan within a second, so it runs beside them rather
+/// than in their turns, and alone: 74 needs nearly all of the 55 s (a reverse search
+/// of its own, as before, would repeat the quick thread's at a smaller share).
+pub fn second_thread(options: Options) -> [Options; 1] {
+    [Options {
         box_moves: true,
         clearing: true,
         goal_by_goal: true,
-        share: 7,
         ..options
-    };
-    let reverse = Options {
-        reverse: true,
-        share: 3,
-        ..options
-    };
-    [box_moves, reverse]
+    }]
 }
 
 /// One of the searches taking turns.
@@ -295,7 +286,7 @@ mod tests {
             PackingOrder::goal_by_goal(&level),
         ];
         let options = quick_thread(Options::default());
-        assert_eq!(options.map(|o| o.share), [4, 4, 8, 2]);
+        assert_eq!(options.map(|o| o.share), [4, 4, 8, 5]);
         let mut searches = searchers(&level, &analysis, &orders, &options);
         let limits = Limits {
             budget: Budget::starting_now(Some(Duration::from_secs(4))),
