@@ -174,7 +174,11 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
                     stop_astar.cancel();
                     quick_running += hand_over(&mut run, &mut second);
                     let searches = turns::second_thread(Options::default()).map(|o| o.name());
-                    let noun = if searches.len() == 1 { "search" } else { "searches" };
+                    let noun = if searches.len() == 1 {
+                        "search"
+                    } else {
+                        "searches"
+                    };
                     run.reasons.push(format!(
                         "astar: stopped after {:.0} s without a plan, for the {noun} {}",
                         started.elapsed().as_secs_f64(),
