@@ -511,6 +511,52 @@ fn box_moves_plan_every_solvable_random_small_level_and_no_unsolvable_one() {
 }
 
 #[test]
+fn reverse_plans_on_random_small_levels_replay_and_are_never_below_the_optimum() {
+    // The reverse search (pulls from the solved position) on 400 random rooms: every
+    // plan replays with at least the breadth-first optimum's pushes, asked for fewer it
+    // finds none, an unsolvable level gets no plan, and every solvable one with as many
+    // boxes as goals gets one (it leaves no pull out, and prunes only positions whose
+    // boxes cannot be pulled to distinct squares where boxes start).
+    let mut rng = Rng::new(0x5EED_2026);
+    let (mut solvable, mut planned, mut unsolvable, mut checked) = (0, 0, 0, 0);
+    while checked < 400 {
+        let Some(level) = ROOM.draw(&mut rng) else {
+            continue;
+        };
+        checked += 1;
+        let (found, _) = quick::reverse::search(&level, &Limits::default(), None);
+        match bfs::search(&level, &Limits::default()) {
+            Outcome::Solved(best) => {
+                let optimum = best.pushes.len();
+                // It runs only with as many boxes as goals.
+                if level.boxes().len() != level.goals().len() {
+                    assert!(found.is_err(), "{level:?}");
+                    continue;
+                }
+                solvable += 1;
+                let Ok(plan) = found else {
+                    continue;
+                };
+                planned += 1;
+                assert!(replayed(&level, &plan) >= optimum, "{level:?}");
+                let below = Some(optimum as u32);
+                let (found, _) = quick::reverse::search(&level, &Limits::default(), below);
+                assert!(found.is_err(), "below the optimum on {level:?}");
+            }
+            Outcome::Unsolvable { .. } => {
+                unsolvable += 1;
+                assert!(found.is_err(), "a plan for an unsolvable level: {level:?}");
+            }
+            other => panic!("{other:?} on {level:?}"),
+        }
+    }
+    assert!(
+        solvable > 40 && unsolvable > 25 && planned == solvable,
+        "{planned} of {solvable} solvable planned, {unsolvable} unsolvable"
+    );
+}
+
+#[test]
 fn a_level_only_the_box_moves_plan_gets_its_plan_after_the_handover() {
     // XSokoban 30: the quick thread's searches find no plan in 60 s; with no plan and
     // nothing proven at a twelfth of the time limit, A* hands its core to the box-move
