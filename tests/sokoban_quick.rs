@@ -197,17 +197,27 @@ const ROOM: Room = Room {
     boxed_goal_one_in: 5,
 };
 
-#[test]
-fn quick_plans_on_random_small_levels_agree_with_breadth_first_search() {
-    let mut rng = Rng::new(0x01C4_2026);
-    let (mut solvable, mut planned, mut unsolvable, mut checked) = (0, 0, 0, 0);
-    while checked < 500 {
+/// `count` random rooms drawn from `seed` (draws that make no level skipped), each with
+/// the breadth-first search's outcome.
+fn random_rooms(seed: u64, count: usize) -> Vec<(Level, Outcome)> {
+    let mut rng = Rng::new(seed);
+    let mut rooms = Vec::new();
+    while rooms.len() < count {
         let Some(level) = ROOM.draw(&mut rng) else {
             continue;
         };
-        checked += 1;
+        let outcome = bfs::search(&level, &Limits::default());
+        rooms.push((level, outcome));
+    }
+    rooms
+}
+
+#[test]
+fn quick_plans_on_random_small_levels_agree_with_breadth_first_search() {
+    let (mut solvable, mut planned, mut unsolvable) = (0, 0, 0);
+    for (level, outcome) in random_rooms(0x01C4_2026, 500) {
         let (found, _) = quick::search(&level, &Limits::default(), Options::default());
-        match bfs::search(&level, &Limits::default()) {
+        match outcome {
             Outcome::Solved(best) => {
                 solvable += 1;
                 let optimum = best.pushes.len();
@@ -476,15 +486,10 @@ fn box_moves_plan_every_solvable_random_small_level_and_no_unsolvable_one() {
     // search's tunnel macro the box moves leave no position out: every solvable level
     // gets a plan (with at least the optimum's pushes), and asked for fewer pushes than
     // the optimum the search finds none.
-    let mut rng = Rng::new(0xB0C5_2026);
-    let (mut solvable, mut unsolvable, mut checked) = (0, 0, 0);
-    while checked < 300 {
-        let Some(level) = ROOM.draw(&mut rng) else {
-            continue;
-        };
-        checked += 1;
+    let (mut solvable, mut unsolvable) = (0, 0);
+    for (level, outcome) in random_rooms(0xB0C5_2026, 300) {
         let (found, _) = quick::search(&level, &Limits::default(), box_moves());
-        match bfs::search(&level, &Limits::default()) {
+        match outcome {
             Outcome::Solved(best) => {
                 solvable += 1;
                 let optimum = best.pushes.len();
@@ -517,15 +522,10 @@ fn reverse_plans_on_random_small_levels_replay_and_are_never_below_the_optimum()
     // finds none, an unsolvable level gets no plan, and every solvable one with as many
     // boxes as goals gets one (it leaves no pull out, and prunes only positions whose
     // boxes cannot be pulled to distinct squares where boxes start).
-    let mut rng = Rng::new(0x5EED_2026);
-    let (mut solvable, mut planned, mut unsolvable, mut checked) = (0, 0, 0, 0);
-    while checked < 400 {
-        let Some(level) = ROOM.draw(&mut rng) else {
-            continue;
-        };
-        checked += 1;
+    let (mut solvable, mut planned, mut unsolvable) = (0, 0, 0);
+    for (level, outcome) in random_rooms(0x5EED_2026, 400) {
         let (found, _) = quick::reverse::search(&level, &Limits::default(), None);
-        match bfs::search(&level, &Limits::default()) {
+        match outcome {
             Outcome::Solved(best) => {
                 let optimum = best.pushes.len();
                 // It runs only with as many boxes as goals.

@@ -331,19 +331,23 @@ mod tests {
         }
     }
 
+    /// A row of `n` random costs below 15, one in eight forbidden.
+    fn random_row(next: &mut impl FnMut() -> u64, n: usize) -> Vec<u32> {
+        (0..n)
+            .map(|_| match next() % 8 {
+                0 => FORBIDDEN,
+                _ => (next() % 15) as u32,
+            })
+            .collect()
+    }
+
     #[test]
     fn repairing_one_row_gives_the_matching_from_scratch() {
         let mut next = xorshift(0xD1B5_4A32_D192_ED03);
         let (mut base, mut repaired) = (Matcher::default(), Matcher::default());
         for _ in 0..600 {
             let n = 1 + (next() % 6) as usize;
-            let entry = |next: &mut dyn FnMut() -> u64| match next() % 8 {
-                0 => FORBIDDEN,
-                _ => (next() % 15) as u32,
-            };
-            let mut costs: Vec<Vec<u32>> = (0..n)
-                .map(|_| (0..n).map(|_| entry(&mut next)).collect())
-                .collect();
+            let mut costs: Vec<Vec<u32>> = (0..n).map(|_| random_row(&mut next, n)).collect();
             if base.solve_with_forbidden_cost(&costs, 1 << 40).is_none() {
                 continue;
             }
@@ -363,7 +367,7 @@ mod tests {
                         })
                         .collect()
                 } else {
-                    (0..n).map(|_| entry(&mut next)).collect()
+                    random_row(&mut next, n)
                 };
                 let expected = brute_force(&costs);
                 assert_eq!(
@@ -387,13 +391,7 @@ mod tests {
         let (mut base, mut repaired) = (Matcher::default(), Matcher::default());
         for _ in 0..600 {
             let n = 1 + (next() % 6) as usize;
-            let entry = |next: &mut dyn FnMut() -> u64| match next() % 8 {
-                0 => FORBIDDEN,
-                _ => (next() % 15) as u32,
-            };
-            let mut costs: Vec<Vec<u32>> = (0..n)
-                .map(|_| (0..n).map(|_| entry(&mut next)).collect())
-                .collect();
+            let mut costs: Vec<Vec<u32>> = (0..n).map(|_| random_row(&mut next, n)).collect();
             if base.solve_with_forbidden_cost(&costs, 1 << 40).is_none() {
                 continue;
             }
@@ -404,7 +402,7 @@ mod tests {
                 rows.sort_unstable();
                 rows.dedup();
                 for &row in &rows {
-                    costs[row] = (0..n).map(|_| entry(&mut next)).collect();
+                    costs[row] = random_row(&mut next, n);
                 }
                 let expected = brute_force(&costs);
                 assert_eq!(
@@ -427,13 +425,7 @@ mod tests {
             (Matcher::default(), Matcher::default(), Matcher::default());
         for _ in 0..600 {
             let n = 1 + (next() % 6) as usize;
-            let entry = |next: &mut dyn FnMut() -> u64| match next() % 8 {
-                0 => FORBIDDEN,
-                _ => (next() % 15) as u32,
-            };
-            let costs: Vec<Vec<u32>> = (0..n)
-                .map(|_| (0..n).map(|_| entry(&mut next)).collect())
-                .collect();
+            let costs: Vec<Vec<u32>> = (0..n).map(|_| random_row(&mut next, n)).collect();
             if base.solve_with_forbidden_cost(&costs, 1 << 40).is_none() {
                 continue;
             }
@@ -447,7 +439,7 @@ mod tests {
                 renumbered[map[r]] = row.clone();
             }
             let row = (next() % n as u64) as usize;
-            renumbered[row] = (0..n).map(|_| entry(&mut next)).collect();
+            renumbered[row] = random_row(&mut next, n);
             base.permute_rows_into(&map, &mut moved);
             assert_eq!(
                 moved.resolve_row(&renumbered, row, &mut repaired),
