@@ -6,15 +6,17 @@
 //!
 //! Usage: `target/release/examples/sokoban_quick_probe LEVELS.xsb SECONDS N...`, with the
 //! environment variables `QUICK_PATH_STATES`, `QUICK_CANDIDATES`, `QUICK_FALLBACK` and `QUICK_CLEARING`
-//! (1: the clearing advisor on; 2: with and without it, taking turns; 3: those two and the
-//! reverse search, as `--quick` does: there the clearing one twice, the packing order
-//! by layers and goal by goal), `QUICK_BOX_MOVES=1` (the box-move search),
+//! (1: the clearing advisor on; 2: with and without it, taking turns; 3: the searches of
+//! `--quick`'s first thread, `turns::quick_thread`: those two, the clearing one again
+//! goal by goal, and two reverse searches), `QUICK_BOX_MOVES=1` (the box-move search),
 //! `QUICK_GOAL_BY_GOAL=1` (the packing order goal by goal),
-//! `QUICK_SHARES=4,4,8,2` (with `QUICK_CLEARING=3`: the four searches' shares of each
+//! `QUICK_SHARES=4,4,8,3,3` (with `QUICK_CLEARING=3`: the five searches' shares of each
 //! round of turns), `QUICK_SEARCHES=p4,c4,cg8,r4` (any searches taking turns: letters
 //! `p` plain, `c` clearing, `b` box moves, `g` goal by goal, `r` reverse, then the
-//! share), `QUICK_RESCUE=0` (the rescue advisor off) and `QUICK_REVERSE=1` (the reverse search
-//! alone) for the options.
+//! share, and `r` may be followed by `s` and the stranded boxes' weight then `/` and
+//! the share: `rs1/3`), `QUICK_RESCUE=0` (the rescue advisor off), `QUICK_REVERSE=1`
+//! (the reverse search alone; with `QUICK_BOX_MOVES=1` by box moves) and
+//! `QUICK_STRANDED=1` (the reverse search's weight of stranded boxes) for the options.
 
 use gridsat::limits::Budget;
 use gridsat::sokoban::check::replay;
@@ -55,10 +57,11 @@ fn main() -> anyhow::Result<()> {
             rescue: knob("QUICK_RESCUE") != Some(0),
             goal_by_goal: knob("QUICK_GOAL_BY_GOAL") == Some(1),
             shortfall: knob("QUICK_SHORTFALL") != Some(0),
+            stranded: knob("QUICK_STRANDED").unwrap_or(0) as u32,
             ..Options::default()
         };
         if knob("QUICK_REVERSE") == Some(1) {
-            let (found, stats) = quick::reverse::search(&entry.level, &limits, None);
+            let (found, stats) = quick::reverse::search(&entry.level, &limits, &options);
             let seconds = started.elapsed().as_secs_f64();
             let outcome = replayed(&entry.level, n, found)?;
             println!("level {n}: {outcome} after {seconds:.2} s; {stats:?}");
@@ -69,7 +72,7 @@ fn main() -> anyhow::Result<()> {
             quick::turns::search(&entry.level, &limits, &searches)
         } else if knob("QUICK_CLEARING") == Some(3) {
             let mut all = quick::turns::quick_thread(options);
-            // `QUICK_SHARES=4,4,8,2`: the four searches' shares of each round.
+            // `QUICK_SHARES=4,4,8,3,3`: the five searches' shares of each round.
             if let Ok(shares) = std::env::var("QUICK_SHARES") {
                 for (o, s) in all.iter_mut().zip(shares.split(',')) {
                     o.share = s.parse()?;
@@ -104,10 +107,22 @@ fn replayed(level: &Level, n: usize, found: quick::Found) -> anyhow::Result<Stri
 }
 
 /// `QUICK_SEARCHES=p4,c4,cg8,r4`: searches taking turns, each letters and a share:
-/// `p` plain, `c` clearing, `b` box moves, `g` goal by goal, `r` reverse.
+/// `p` plain, `c` clearing, `b` box moves, `g` goal by goal, `r` reverse; `rs2/3` the
+/// reverse search with stranded boxes weighing 2, share 3.
 fn searches_from(spec: &str, options: Options) -> anyhow::Result<Vec<Options>> {
     spec.split(',')
         .map(|item| {
+            if let Some(rest) = item.strip_prefix("rs") {
+                let (weight, share) = rest
+                    .split_once('/')
+                    .ok_or_else(|| anyhow::anyhow!("QUICK_SEARCHES: {item:?} is not rsW/S"))?;
+                return Ok(Options {
+                    reverse: true,
+                    stranded: weight.parse()?,
+                    share: share.parse()?,
+                    ..options
+                });
+            }
             let split = item
                 .find(|c: char| c.is_ascii_digit())
                 .unwrap_or(item.len());

@@ -362,8 +362,12 @@ fn the_portfolio_falls_back_to_a_quick_plan_when_no_proof_is_in_sight() {
     use gridsat::sokoban::search::portfolio;
     use gridsat::sokoban::search::sat::SatOptions;
     let mut fallbacks = 0;
-    // The quick search's two searches share the limit, so each has half of it.
-    for max_states in [100, 200, 400, 1000] {
+    // Each of the quick thread's searches has the position limit to itself. Which
+    // levels fall back depends on which search plans within such small limits: 5 of
+    // these 108 runs (27 levels, 4 limits) did with one reverse search in the thread;
+    // with the two weighing stranded boxes, 59 at 400 and 115 at 1000 positions no
+    // longer do, and 83 at 4000 does (4 of 162, 2026-12-05).
+    for max_states in [100, 200, 400, 1000, 2000, 4000] {
         for (name, level, optimum) in microban() {
             let limits = Limits {
                 max_states,
@@ -403,7 +407,7 @@ fn the_portfolio_falls_back_to_a_quick_plan_when_no_proof_is_in_sight() {
             }
         }
     }
-    assert!(fallbacks >= 5, "only {fallbacks} fallbacks");
+    assert!(fallbacks >= 4, "only {fallbacks} fallbacks");
 }
 
 /// The same fallback from the command line: XSokoban 5 without --quick (SAT held to a
@@ -451,7 +455,7 @@ fn reverse_plans_replay_and_are_never_shorter_than_the_microban_optima() {
             max_states: 200_000,
             ..Limits::default()
         };
-        let (found, _) = quick::reverse::search(&level, &limits, None);
+        let (found, _) = quick::reverse::search(&level, &limits, &Options::default());
         let Ok(plan) = found else {
             continue;
         };
@@ -459,7 +463,14 @@ fn reverse_plans_replay_and_are_never_shorter_than_the_microban_optima() {
         let pushes = replayed(&level, &plan);
         assert!(pushes >= optimum, "Microban {name}: {pushes} < {optimum}");
         // Asked for fewer pushes than the optimum, it finds nothing.
-        let (below, _) = quick::reverse::search(&level, &limits, Some(optimum as u32));
+        let (below, _) = quick::reverse::search(
+            &level,
+            &limits,
+            &Options {
+                below: Some(optimum as u32),
+                ..Options::default()
+            },
+        );
         assert!(below.is_err(), "Microban {name}: a plan below the optimum");
     }
     // The greedy reverse search plans most of these small levels (a search that never
@@ -517,43 +528,65 @@ fn box_moves_plan_every_solvable_random_small_level_and_no_unsolvable_one() {
 
 #[test]
 fn reverse_plans_on_random_small_levels_replay_and_are_never_below_the_optimum() {
-    // The reverse search (pulls from the solved position) on 400 random rooms: every
-    // plan replays with at least the breadth-first optimum's pushes, asked for fewer it
-    // finds none, an unsolvable level gets no plan, and every solvable one with as many
-    // boxes as goals gets one (it leaves no pull out, and prunes only positions whose
-    // boxes cannot be pulled to distinct squares where boxes start).
-    let (mut solvable, mut planned, mut unsolvable) = (0, 0, 0);
-    for (level, outcome) in random_rooms(0x5EED_2026, 400) {
-        let (found, _) = quick::reverse::search(&level, &Limits::default(), None);
-        match outcome {
-            Outcome::Solved(best) => {
-                let optimum = best.pushes.len();
-                // It runs only with as many boxes as goals.
-                if level.boxes().len() != level.goals().len() {
-                    assert!(found.is_err(), "{level:?}");
-                    continue;
+    // The reverse search (pulls from the solved position) on 400 random rooms, by single
+    // pulls, with stranded boxes weighed in its order, and by box moves: every plan
+    // replays with at least the breadth-first optimum's pushes, asked for fewer it finds
+    // none, an unsolvable level gets no plan, and every solvable one with as many boxes
+    // as goals gets one (it leaves no pull out, and prunes only positions whose boxes
+    // cannot be pulled to distinct squares where boxes start; the order does not prune).
+    let variants = [
+        Options::default(),
+        Options {
+            stranded: 1,
+            ..Options::default()
+        },
+        Options {
+            stranded: 2,
+            ..Options::default()
+        },
+        Options {
+            box_moves: true,
+            ..Options::default()
+        },
+    ];
+    let rooms = random_rooms(0x5EED_2026, 400);
+    for options in variants {
+        let (mut solvable, mut planned, mut unsolvable) = (0, 0, 0);
+        for (level, outcome) in &rooms {
+            let (found, _) = quick::reverse::search(level, &Limits::default(), &options);
+            match outcome {
+                Outcome::Solved(best) => {
+                    let optimum = best.pushes.len();
+                    // It runs only with as many boxes as goals.
+                    if level.boxes().len() != level.goals().len() {
+                        assert!(found.is_err(), "{level:?}");
+                        continue;
+                    }
+                    solvable += 1;
+                    let Ok(plan) = found else {
+                        continue;
+                    };
+                    planned += 1;
+                    assert!(replayed(level, &plan) >= optimum, "{options:?} {level:?}");
+                    let below = Options {
+                        below: Some(optimum as u32),
+                        ..options
+                    };
+                    let (found, _) = quick::reverse::search(level, &Limits::default(), &below);
+                    assert!(found.is_err(), "below the optimum: {options:?} {level:?}");
                 }
-                solvable += 1;
-                let Ok(plan) = found else {
-                    continue;
-                };
-                planned += 1;
-                assert!(replayed(&level, &plan) >= optimum, "{level:?}");
-                let below = Some(optimum as u32);
-                let (found, _) = quick::reverse::search(&level, &Limits::default(), below);
-                assert!(found.is_err(), "below the optimum on {level:?}");
+                Outcome::Unsolvable { .. } => {
+                    unsolvable += 1;
+                    assert!(found.is_err(), "a plan for an unsolvable level: {level:?}");
+                }
+                other => panic!("{other:?} on {level:?}"),
             }
-            Outcome::Unsolvable { .. } => {
-                unsolvable += 1;
-                assert!(found.is_err(), "a plan for an unsolvable level: {level:?}");
-            }
-            other => panic!("{other:?} on {level:?}"),
         }
+        assert!(
+            solvable > 40 && unsolvable > 25 && planned == solvable,
+            "{options:?}: {planned} of {solvable} solvable planned, {unsolvable} unsolvable"
+        );
     }
-    assert!(
-        solvable > 40 && unsolvable > 25 && planned == solvable,
-        "{planned} of {solvable} solvable planned, {unsolvable} unsolvable"
-    );
 }
 
 #[test]
@@ -592,10 +625,12 @@ fn a_level_only_the_box_moves_plan_gets_its_plan_after_the_handover() {
 
 #[test]
 fn xsokoban_87_is_planned_with_the_shortfall_cells_and_the_rescue_advisor_not_without() {
-    // XSokoban 87: the quick thread's four searches plan it within 300,000 positions
-    // (76,314 when measured) with the shortfall as a feature and the rescue advisor
-    // (`quick/capacity.rs`); with either off they find none within the same limit (nor
-    // at 40 s: docs/sokoban.md).
+    // XSokoban 87: the quick thread's three forward searches plan it within 300,000
+    // positions (76,314 when measured) with the shortfall as a feature and the rescue
+    // advisor (`quick/capacity.rs`); with either off they find none within the same
+    // limit (nor at 40 s: docs/sokoban.md). The thread's reverse searches, which use
+    // neither, are left out: the one weighing stranded boxes by 2 plans it alone in
+    // 0.02 s (21,946 positions).
     let text = std::fs::read_to_string("examples/sokoban/levels/xsokoban.xsb").unwrap();
     let level = level(&text, 87);
     let limits = Limits {
@@ -603,8 +638,12 @@ fn xsokoban_87_is_planned_with_the_shortfall_cells_and_the_rescue_advisor_not_wi
         ..Limits::default()
     };
     let run = |options: Options| {
-        let searches = quick::turns::quick_thread(options);
-        quick::turns::search(&level, &limits, &searches).0
+        let forward: Vec<Options> = quick::turns::quick_thread(options)
+            .into_iter()
+            .filter(|o| !o.reverse)
+            .collect();
+        assert_eq!(forward.len(), 3);
+        quick::turns::search(&level, &limits, &forward).0
     };
     let plan = run(Options::default()).unwrap_or_else(|why| panic!("no plan: {why}"));
     replayed(&level, &plan);

@@ -15,6 +15,14 @@ use gridsat_encodings::sokoban::{Analysis, Dir, Level, Push};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+/// How the box moves: pushed by the player behind it (a forward search), or pulled by
+/// the player in front of it, who steps back (the reverse search).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Way {
+    Push,
+    Pull,
+}
+
 /// Reusable scratch space for box paths.
 pub(super) struct BoxPaths {
     /// `came[c * 4 + d]`: the state the box on `c` (player on the side `d`) was pushed
@@ -23,6 +31,8 @@ pub(super) struct BoxPaths {
     came: Vec<(u32, u32)>,
     /// The square the box of the last search started on.
     from: usize,
+    /// How the box of the last search moved.
+    way: Way,
     stamp: u32,
     open: BinaryHeap<Reverse<(u32, u32, u32)>>,
     flood: Flood,
@@ -42,7 +52,7 @@ impl BoxPaths {
     /// its start state, which is none of the
     /// `(square, side)` states (the player is wherever it is), so that the box pushed
     /// back onto `from` is a state of its own.
-    fn start(&mut self, from: usize) -> u32 {
+    fn start(&mut self, from: usize, way: Way) -> u32 {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.came.iter_mut().for_each(|c| *c = (0, 0));
@@ -51,6 +61,7 @@ impl BoxPaths {
         let start = (self.came.len() - 1) as u32;
         self.came[start as usize] = (self.stamp, START);
         self.from = from;
+        self.way = way;
         self.sides_built = false;
         start
     }
@@ -64,15 +75,15 @@ impl BoxPaths {
         }
     }
 
-    /// The states one push of the box away from `state` that this search has not met,
-    /// never onto a dead square, the other boxes of `occupied` fixed (the box itself
-    /// lifted from it) and the player in the region of `player` in the start state:
-    /// `take(square the box goes to, state)` says whether each is kept, and a kept one
-    /// is marked as reached from `state`.
+    /// The states one push (or pull, by the search's `Way`) of the box away from
+    /// `state` that this search has not met, never onto a square marked `dead`, the
+    /// other boxes of `occupied` fixed (the box itself lifted from it) and the player in
+    /// the region of `player` in the start state: `take(square the box goes to, state)`
+    /// says whether each is kept, and a kept one is marked as reached from `state`.
     fn successors(
         &mut self,
         level: &Level,
-        analysis: &Analysis,
+        dead: &[bool],
         occupied: &mut [bool],
         state: u32,
         player: usize,
@@ -101,14 +112,36 @@ impl BoxPaths {
             Some(part) => !occupied[behind] && self.sides.part(level, cell, behind) == part,
         };
         for dir in Dir::ALL {
-            let Some((behind, to)) = level.push_squares(cell, dir) else {
-                continue;
+            let (next, to) = match self.way {
+                Way::Push => {
+                    let Some((behind, to)) = level.push_squares(cell, dir) else {
+                        continue;
+                    };
+                    if !reaches(behind) || occupied[to] {
+                        continue;
+                    }
+                    // After the push the player stands on `cell`, on the side opposite
+                    // `dir`.
+                    ((to * 4 + dir.opposite().index()) as u32, to)
+                }
+                Way::Pull => {
+                    // The player stands on `to` and steps back to `back`, the box
+                    // following it onto `to`: the player is then on the side `dir`.
+                    let Some(to) = level.neighbour(cell, dir) else {
+                        continue;
+                    };
+                    let Some(back) = level.neighbour(to, dir) else {
+                        continue;
+                    };
+                    if !reaches(to) || occupied[back] {
+                        continue;
+                    }
+                    ((to * 4 + dir.index()) as u32, to)
+                }
             };
-            if !reaches(behind) || occupied[to] || analysis.dead[to] {
+            if dead[to] {
                 continue;
             }
-            // After the push the player stands on `cell`, on the side opposite `dir`.
-            let next = (to * 4 + dir.opposite().index()) as u32;
             if self.came[next as usize].0 != self.stamp && take(to, next) {
                 self.came[next as usize] = (self.stamp, state);
             }
@@ -121,6 +154,7 @@ impl BoxPaths {
         BoxPaths {
             came: vec![(0, 0); n * 4 + 1],
             from: 0,
+            way: Way::Push,
             stamp: 0,
             open: BinaryHeap::new(),
             flood: Flood::new(n),
@@ -170,7 +204,7 @@ impl BoxPaths {
         if h0 == UNREACHABLE {
             return None;
         }
-        let start = self.start(from);
+        let start = self.start(from, Way::Push);
         let mut open = std::mem::take(&mut self.open);
         open.clear();
         open.push(Reverse((h0, 0, start)));
@@ -186,7 +220,8 @@ impl BoxPaths {
                 found = Some(state);
                 break;
             }
-            self.successors(level, analysis, occupied, state, player, |to, next| {
+            let dead = &analysis.dead;
+            self.successors(level, dead, occupied, state, player, |to, next| {
                 let h = distance(to);
                 if h != UNREACHABLE {
                     open.push(Reverse((g + 1 + h, g + 1, next)));
@@ -205,15 +240,18 @@ impl BoxPaths {
 
 impl BoxPaths {
     /// Every move of the box on `from` with the other boxes of `occupied` fixed (FESS's
-    /// macro moves): for each square it can be pushed to and each side the player can
-    /// end on, the fewest pushes that get it there, handed to `each`. The player starts
-    /// in the region of `player`; dead squares are never entered; at most `limit` states
-    /// are looked at. `occupied` is left as it was.
+    /// macro moves): for each square it can be pushed (or pulled, by `way`) to and each
+    /// side the player can end on, the fewest pushes (pulls) that get it there, handed to
+    /// `each`. The player starts in the region of `player`; squares marked `dead` are
+    /// never entered; at most `limit` states are looked at. `occupied` is left as it was.
+    /// Each pull is handed as the push that undoes it (the box pushed back where it was
+    /// pulled from), in the order of the pulls.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn every_move(
         &mut self,
         level: &Level,
-        analysis: &Analysis,
+        dead: &[bool],
+        way: Way,
         occupied: &mut [bool],
         from: usize,
         player: usize,
@@ -222,14 +260,14 @@ impl BoxPaths {
     ) {
         // Breadth-first, so the first way to a state is a shortest; the queue is the
         // list of states in the order found.
-        let start = self.start(from);
+        let start = self.start(from, way);
         let mut order = vec![start];
         let mut next_up = 0;
         occupied[from] = false;
         while next_up < order.len() && next_up < limit {
             let state = order[next_up];
             next_up += 1;
-            self.successors(level, analysis, occupied, state, player, |_, next| {
+            self.successors(level, dead, occupied, state, player, |_, next| {
                 order.push(next);
                 true
             });
@@ -254,7 +292,13 @@ impl BoxPaths {
                 .into_iter()
                 .find(|&d| level.neighbour(cell, d) == Some(to))
                 .expect("a push moves the box one square");
-            pushes.push(Push { from: cell, dir });
+            pushes.push(match self.way {
+                Way::Push => Push { from: cell, dir },
+                Way::Pull => Push {
+                    from: to,
+                    dir: dir.opposite(),
+                },
+            });
             at = before;
         }
         pushes.reverse();
@@ -299,42 +343,85 @@ mod tests {
         assert!(occupied[l.boxes()[0]]);
     }
 
-    /// The fewest pushes that bring the lone moving box from `from` to each (square,
-    /// side the player stands on) with the other boxes fixed, by a 0-1 breadth-first
-    /// search over the exact squares of box and player (a step costs 0, a push 1),
-    /// never into a dead square.
-    fn brute_force(l: &Level, dead: &[bool], from: usize) -> Vec<((usize, usize), usize)> {
+    /// The fewest pushes (or pulls) that bring the lone moving box from `from` to each
+    /// (square, side the player stands on) with the other boxes fixed, by a 0-1
+    /// breadth-first search over the exact squares of box and player (a step costs 0, a
+    /// push or pull 1), never into a dead square.
+    fn brute_force(
+        l: &Level,
+        dead: &[bool],
+        way: Way,
+        from: usize,
+    ) -> Vec<((usize, usize), usize)> {
         use std::collections::{HashMap, VecDeque};
         let others: Vec<usize> = l.boxes().iter().copied().filter(|&b| b != from).collect();
         let mut best: HashMap<(usize, usize), usize> = HashMap::new();
         let mut queue = VecDeque::from([(from, l.player(), 0)]);
         let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
-        while let Some((b, p, pushes)) = queue.pop_front() {
-            if seen.get(&(b, p)).is_some_and(|&d| d <= pushes) {
+        while let Some((b, p, moves)) = queue.pop_front() {
+            if seen.get(&(b, p)).is_some_and(|&d| d <= moves) {
                 continue;
             }
-            seen.insert((b, p), pushes);
+            seen.insert((b, p), moves);
             for d in Dir::ALL {
                 let Some(q) = l.neighbour(p, d) else { continue };
                 if others.contains(&q) {
                     continue;
                 }
                 if q != b {
-                    queue.push_front((b, q, pushes));
-                } else if let Some(to) = l.neighbour(b, d) {
-                    if !others.contains(&to) && !dead[to] {
-                        // After the push the player stands where the box was: on the
-                        // side opposite the push.
-                        let e = best.entry((to, d.opposite().index())).or_insert(pushes + 1);
-                        *e = (*e).min(pushes + 1);
-                        queue.push_back((to, b, pushes + 1));
-                    }
+                    queue.push_front((b, q, moves));
+                }
+                // Pushed, the box goes on in `d` and the player stands where it was
+                // (the side opposite `d`); pulled (the player steps from beside the box
+                // away from it), the box takes the player's square and the player is
+                // on the side `d`.
+                let (to, player, side) = match way {
+                    Way::Push if q == b => match l.neighbour(b, d) {
+                        Some(to) => (to, b, d.opposite()),
+                        None => continue,
+                    },
+                    Way::Pull if l.neighbour(b, d) == Some(p) => (p, q, d),
+                    _ => continue,
+                };
+                if !others.contains(&to) && !dead[to] {
+                    let e = best.entry((to, side.index())).or_insert(moves + 1);
+                    *e = (*e).min(moves + 1);
+                    queue.push_back((to, player, moves + 1));
                 }
             }
         }
         let mut states: Vec<((usize, usize), usize)> = best.into_iter().collect();
         states.sort_unstable();
         states
+    }
+
+    /// Where a move of the box on `from` ends (square, the side the player is on) and
+    /// its pushes or pulls, checking they follow one another: pushes in order, each
+    /// starting where the last one left the box; pulls each the push that undoes it, so
+    /// each pull's push ends where the box was before it.
+    fn ended(
+        l: &Level,
+        way: Way,
+        from: usize,
+        moves: &[Push],
+        text: &str,
+    ) -> ((usize, usize), usize) {
+        let mut at = from;
+        for m in moves {
+            match way {
+                Way::Push => {
+                    assert_eq!(m.from, at, "{text}{moves:?}");
+                    at = l.neighbour(at, m.dir).unwrap();
+                }
+                Way::Pull => {
+                    assert_eq!(l.neighbour(m.from, m.dir), Some(at), "{text}{moves:?}");
+                    at = m.from;
+                }
+            }
+        }
+        // Either way the player ends on the side the last push came from.
+        let side = moves.last().unwrap().dir.opposite();
+        ((at, side.index()), moves.len())
     }
 
     #[test]
@@ -353,29 +440,26 @@ mod tests {
                 occupied[b] = true;
             }
             let mut paths = BoxPaths::new(l.num_cells());
+            // Pulls may enter the squares dead for pushes; some other squares are
+            // marked dead for them, to see they are kept out.
+            let pull_dead: Vec<bool> = (0..l.num_cells()).map(|c| c % 7 == 3).collect();
             for &from in l.boxes() {
-                let mut found = Vec::new();
-                paths.every_move(
-                    &l,
-                    &analysis,
-                    &mut occupied,
-                    from,
-                    l.player(),
-                    usize::MAX,
-                    |pushes| {
-                        // The pushes are legal one after another, all of this box.
-                        let mut at = from;
-                        for push in pushes {
-                            assert_eq!(push.from, at, "{text}{pushes:?}");
-                            at = l.neighbour(at, push.dir).unwrap();
-                        }
-                        let last = pushes.last().unwrap();
-                        found.push(((at, last.dir.opposite().index()), pushes.len()));
-                    },
-                );
-                found.sort_unstable();
-                assert_eq!(found, brute_force(&l, &analysis.dead, from), "{text}");
-                assert!(occupied[from]);
+                for (way, dead) in [(Way::Push, &analysis.dead), (Way::Pull, &pull_dead)] {
+                    let mut found = Vec::new();
+                    paths.every_move(
+                        &l,
+                        dead,
+                        way,
+                        &mut occupied,
+                        from,
+                        l.player(),
+                        usize::MAX,
+                        |pushes| found.push(ended(&l, way, from, pushes, text)),
+                    );
+                    found.sort_unstable();
+                    assert_eq!(found, brute_force(&l, dead, way, from), "{way:?} {text}");
+                    assert!(occupied[from]);
+                }
             }
         }
     }

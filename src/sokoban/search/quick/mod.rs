@@ -44,7 +44,7 @@ use super::freeze::Freeze;
 use super::heuristic::Heuristic;
 use super::positions::{pack, PositionTable};
 use crate::sokoban::Limits;
-use boxpath::BoxPaths;
+use boxpath::{BoxPaths, Way};
 use capacity::Capacity;
 use features::{Cell, Features};
 use gridsat_encodings::sokoban::analysis::UNREACHABLE;
@@ -364,7 +364,8 @@ impl<'a> Search<'a> {
                 let (level, analysis) = (self.level, self.analysis);
                 self.paths.every_move(
                     level,
-                    analysis,
+                    &analysis.dead,
+                    Way::Push,
                     &mut self.occupied,
                     from,
                     player,

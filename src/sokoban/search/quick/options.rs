@@ -35,6 +35,12 @@ pub struct Options {
     /// Whether this is the reverse search instead (`reverse`: backwards, by pulls),
     /// which takes shorter turns beside the others (`turns`).
     pub reverse: bool,
+    /// In the reverse search, how many pulls of its bound each stranded box weighs in
+    /// the order of positions: a box off the start squares that the player cannot pull
+    /// now (it reaches no side of it with room to step back). 0: none. Boxes pulled to
+    /// start squares early can shut the player out of the goal room; the bound alone
+    /// then keeps the search on a plateau of the boxes outside (XSokoban 29).
+    pub stranded: u32,
     /// How much of each round of turns this search takes (`turns`), in quarters of a
     /// full turn: 4 is the forward searches' share, and a search that plans levels no
     /// other does but needs long for them gets more.
@@ -53,7 +59,13 @@ impl Options {
             self.clearing,
             self.goal_by_goal,
         ) {
-            (true, ..) => "reverse",
+            (true, true, ..) => "reverse by box moves",
+            (true, false, ..) => match self.stranded {
+                0 => "reverse",
+                1 => "reverse, stranded boxes weighing 1",
+                2 => "reverse, stranded boxes weighing 2",
+                _ => "reverse, stranded boxes weighing more",
+            },
             (false, true, false, _) => "box moves",
             (false, true, true, false) => "box moves with clearing",
             (false, true, true, true) => "box moves with clearing, goal by goal",
@@ -77,6 +89,7 @@ impl Default for Options {
             shortfall: true,
             box_moves: false,
             reverse: false,
+            stranded: 0,
             share: 4,
             below: None,
         }

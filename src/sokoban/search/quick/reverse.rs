@@ -7,10 +7,21 @@
 //! goal in, but it is emptied in any order, since a box next to a wall is pulled off
 //! it as easily as along it. The start area, where the reverse search must place the
 //! boxes, is usually open. The search is greedy best-first: the least matching bound
-//! of boxes to the squares where boxes start (pulls a lone box needs), then the fewest
-//! pulls so far, then the newest.
+//! of boxes to the squares where boxes start (pulls a lone box needs), plus a weight
+//! for each stranded box (`Options::stranded`: off the start squares, and the player
+//! can pull it from no side), then the fewest pulls so far, then the newest. The
+//! bound alone pulls boxes to start squares at the goal room's door early, shutting
+//! the player out of the room with boxes still inside; the search then spends its time
+//! on the boxes outside, whose rearrangements keep the bound (XSokoban 29: its least
+//! bound fell by one every 275,637 expansions, then every 1,027,244).
+//!
+//! A child is one pull, or with `Options::box_moves` every move of one box by pulls
+//! (`boxpath`, as the forward box moves): alone that plans XSokoban 14 in 0.6 s and 31
+//! in 36 s, but 16 and 29 in no 60 s, so `--quick` does not run it.
 
-use super::Found;
+use super::boxpath::{BoxPaths, Way};
+use super::origins::Origins;
+use super::{Found, Options};
 use crate::sokoban::search::flood::Flood;
 use crate::sokoban::search::positions::{pack, PositionTable};
 use crate::sokoban::search::saved::{renumbering, SavedMatchings};
@@ -61,7 +72,21 @@ pub(super) struct ReverseSearch<'a> {
     level: &'a Level,
     /// Only plans with fewer pushes than this (`Options::below`).
     below: Option<u32>,
+    /// Whether a position's children are every move of one box by pulls to any square
+    /// (`Options::box_moves`) instead of single pulls.
+    box_moves: bool,
+    /// How many pulls of the bound a stranded box weighs in the order
+    /// (`Options::stranded`; 0: none).
+    stranded_weight: u32,
+    start_square: Vec<bool>,
+    paths: BoxPaths,
+    /// The moves of the expanded position: box number and pulls.
+    moves: Vec<(usize, Vec<Push>)>,
+    /// The pulls that reached each position, each as the push that undoes it.
+    origins: Origins,
     pulls: Vec<Vec<u32>>,
+    /// Squares from which no pulls bring a box to any start square.
+    dead: Vec<bool>,
     /// The expanded position's matching; each child's is repaired from it in the
     /// pulled box's row (`Matcher::resolve_row`, as A*'s heuristic does).
     matcher: Matcher,
@@ -102,14 +127,26 @@ const GREEDY: u64 = 1000;
 const LAST_EXPANDED_MOVED: usize = 3;
 
 impl<'a> ReverseSearch<'a> {
-    pub(super) fn new(level: &'a Level, below: Option<u32>) -> ReverseSearch<'a> {
+    /// The search `options` ask for (`below`, `box_moves`, `stranded`; the others are
+    /// the forward searches').
+    pub(super) fn new(level: &'a Level, options: &Options) -> ReverseSearch<'a> {
         let n = level.num_cells();
         let pulls = pull_distances(level);
         let k = pulls.len();
+        let dead = (0..n)
+            .map(|c| pulls.iter().all(|d| d[c] == UNREACHABLE))
+            .collect();
         ReverseSearch {
             level,
-            below,
+            below: options.below,
+            box_moves: options.box_moves,
+            stranded_weight: options.stranded,
+            start_square: (0..n).map(|c| level.boxes().contains(&c)).collect(),
+            paths: BoxPaths::new(n),
+            moves: Vec::new(),
+            origins: Origins::default(),
             pulls,
+            dead,
             matcher: Matcher::default(),
             child_matcher: Matcher::default(),
             saved: SavedMatchings::default(),
@@ -242,6 +279,7 @@ impl<'a> ReverseSearch<'a> {
                 return Some(Ok(Vec::new()));
             }
             let (i, _) = self.store.find_or_insert(&self.packed, smallest as u16);
+            self.origins.set(i, &[]);
             self.g_of.push(0);
             self.closed.push(false);
             self.open.push(Reverse((
@@ -285,13 +323,40 @@ impl<'a> ReverseSearch<'a> {
         self.store.unpack(i, &mut self.occupied, &mut self.boxes);
         self.flood
             .fill(level, &self.occupied, usize::from(self.store.player_of(i)));
-        let g = self.g_of[i] + 1;
+        let g = self.g_of[i];
         let boxes = std::mem::take(&mut self.boxes);
         let mut plan = None;
         // Stored with a finite bound, so this has one.
         if self.expanded_bound(i, &boxes).is_none() {
             self.boxes = boxes;
             return None;
+        }
+        if self.box_moves {
+            let player = usize::from(self.store.player_of(i));
+            let mut moves = std::mem::take(&mut self.moves);
+            moves.clear();
+            for (k, &b) in boxes.iter().enumerate() {
+                let (level, dead) = (self.level, &self.dead);
+                self.paths.every_move(
+                    level,
+                    dead,
+                    Way::Pull,
+                    &mut self.occupied,
+                    b,
+                    player,
+                    usize::MAX,
+                    |pulls| moves.push((k, pulls.to_vec())),
+                );
+            }
+            for (k, pulls) in &moves {
+                if let Some(found) = self.moved(i, g, *k, pulls) {
+                    plan = Some(found);
+                    break;
+                }
+            }
+            self.moves = moves;
+            self.boxes = boxes;
+            return plan;
         }
         'pulls: for (k, &b) in boxes.iter().enumerate() {
             for dir in Dir::ALL {
@@ -305,21 +370,11 @@ impl<'a> ReverseSearch<'a> {
                 if self.occupied[to] || self.occupied[back] || !self.flood.reached(to) {
                     continue;
                 }
-                self.occupied[b] = false;
-                self.occupied[to] = true;
-                let child = self.child(
-                    i,
-                    g,
-                    k,
-                    back,
-                    Push {
-                        from: to,
-                        dir: dir.opposite(),
-                    },
-                );
-                self.occupied[to] = false;
-                self.occupied[b] = true;
-                if let Some(found) = child {
+                let pull = Push {
+                    from: to,
+                    dir: dir.opposite(),
+                };
+                if let Some(found) = self.moved(i, g, k, &[pull]) {
                     plan = Some(found);
                     break 'pulls;
                 }
@@ -329,32 +384,54 @@ impl<'a> ReverseSearch<'a> {
         plan
     }
 
-    /// Stores the child after a pull (`self.occupied` already moved) of box number
-    /// `k` with the player on `back`, `g` pulls from a solved position, reached by the
-    /// pull that is `push` forwards; the plan when it is the level's start. The child
-    /// is looked up before its bound is repaired: a position found again by no shorter
-    /// way needs none (most children are).
-    fn child(&mut self, i: usize, g: u32, k: usize, back: usize, push: Push) -> Option<Vec<Push>> {
+    /// The child of position `i` (`g` pulls from a solved position) after `pulls` of
+    /// its box number `k`, each the push that undoes it; the plan when it is the level's
+    /// start. `self.occupied` is left as it was.
+    fn moved(&mut self, i: usize, g: u32, k: usize, pulls: &[Push]) -> Option<Vec<Push>> {
         let level = self.level;
-        // The player's region, told from the parent's when it can be, else filled.
-        let (b, to) = (
-            level.neighbour(push.from, push.dir).expect("pulled"),
-            push.from,
-        );
+        let first = pulls[0];
+        let last = *pulls.last().expect("a move has pulls");
+        let b = level.neighbour(first.from, first.dir).expect("pulled");
+        let to = last.from;
+        self.occupied[b] = false;
+        self.occupied[to] = true;
+        let plan = self.child(i, g + pulls.len() as u32, k, (b, to), pulls);
+        self.occupied[to] = false;
+        self.occupied[b] = true;
+        plan
+    }
+
+    /// Stores the child after `pulls` (`self.occupied` already moved) of box number
+    /// `k` from `b` to `to`, `g` pulls from a solved position; the plan when it is the
+    /// level's start. The child is looked up before its bound is repaired: a position
+    /// found again by no shorter way needs none (most children are).
+    fn child(
+        &mut self,
+        i: usize,
+        g: u32,
+        k: usize,
+        (b, to): (usize, usize),
+        pulls: &[Push],
+    ) -> Option<Vec<Push>> {
+        let level = self.level;
+        let last = *pulls.last().expect("a move has pulls");
+        // The player stepped back from `to` away from the box.
+        let back = level.neighbour(to, last.dir.opposite()).expect("pulled");
+        // The player's region, told from the parent's when it can be (one pull), else
+        // filled.
         let parent = usize::from(self.store.player_of(i));
-        let (smallest, filled) = self.child_flood.fill_after(
-            &self.flood,
-            level,
-            &self.occupied,
-            (b, to),
-            (back, parent),
-        );
+        let (smallest, filled) = if pulls.len() == 1 {
+            self.child_flood
+                .fill_after(&self.flood, level, &self.occupied, (b, to), (back, parent))
+        } else {
+            (self.child_flood.fill(level, &self.occupied, back), true)
+        };
         pack(&self.occupied, &mut self.packed);
         let known = self.store.find(&self.packed, smallest as u16);
         if known.is_some_and(|j| g >= self.g_of[j]) {
             return None;
         }
-        let h = self.child_bound(k, push.from)?;
+        let h = self.child_bound(k, to)?;
         // A plan through this child has g pulls after the start, h at least before.
         if self.below.is_some_and(|b| g + h >= b) {
             return None;
@@ -364,16 +441,25 @@ impl<'a> ReverseSearch<'a> {
                 // A shorter way: kept (a parent's pulls stay below its child's, so the
                 // origins form no cycle).
                 self.g_of[j] = g;
-                self.store.set_origin(j, i, push);
+                self.store.set_origin(j, i, last);
+                self.origins.set(j, pulls);
             }
             None => {
                 let (j, _) = self.store.find_or_insert(&self.packed, smallest as u16);
                 self.g_of.push(g);
                 self.closed.push(false);
-                let key = u64::from(h) * GREEDY + u64::from(g);
+                let mut order = h;
+                if self.stranded_weight > 0 {
+                    if !filled {
+                        self.child_flood.fill(level, &self.occupied, back);
+                    }
+                    order += self.stranded_weight * self.stranded();
+                }
+                let key = u64::from(order) * GREEDY + u64::from(g);
                 self.open
                     .push(Reverse((key, u32::MAX - j as u32, j as u32)));
-                self.store.set_origin(j, i, push);
+                self.store.set_origin(j, i, last);
+                self.origins.set(j, pulls);
             }
         }
         if self.packed == self.target && !filled {
@@ -385,7 +471,7 @@ impl<'a> ReverseSearch<'a> {
                 .store
                 .find(&self.packed, smallest as u16)
                 .expect("just stored");
-            let mut plan = self.store.plan_to(j);
+            let mut plan = self.origins.plan_to(&self.store, j);
             plan.reverse();
             return Some(plan);
         }
@@ -393,9 +479,35 @@ impl<'a> ReverseSearch<'a> {
     }
 }
 
+impl ReverseSearch<'_> {
+    /// The boxes of the child (`self.occupied`, the player's region in
+    /// `self.child_flood`) off the start squares that the player cannot pull now: on no
+    /// side of them does it reach a square with room to step back.
+    fn stranded(&self) -> u32 {
+        let level = self.level;
+        let mut count = 0;
+        for c in 0..level.num_cells() {
+            if !self.occupied[c] || self.start_square[c] {
+                continue;
+            }
+            let pullable = Dir::ALL.into_iter().any(|dir| {
+                let Some(to) = level.neighbour(c, dir) else {
+                    return false;
+                };
+                let Some(back) = level.neighbour(to, dir) else {
+                    return false;
+                };
+                self.child_flood.reached(to) && !self.occupied[back]
+            });
+            count += u32::from(!pullable);
+        }
+        count
+    }
+}
+
 /// Searches `level` backwards for any plan; see the module comment.
-pub fn search(level: &Level, limits: &Limits, below: Option<u32>) -> (Found, ReverseStats) {
-    let mut search = ReverseSearch::new(level, below);
+pub fn search(level: &Level, limits: &Limits, options: &Options) -> (Found, ReverseStats) {
+    let mut search = ReverseSearch::new(level, options);
     let found = match search.start() {
         Some(found) => found,
         None => loop {

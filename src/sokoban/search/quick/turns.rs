@@ -43,26 +43,30 @@ pub fn with_and_without_clearing(options: Options) -> [Options; 2] {
 
 /// The searches of the quick search's thread (`plans`): the two forward ones
 /// (`with_and_without_clearing`), the clearing one again with the packing order goal by
-/// goal (`Options::goal_by_goal`), and the reverse one. The plain and clearing searches
+/// goal (`Options::goal_by_goal`), and two reverse ones. The plain and clearing searches
 /// plan most levels they plan within seconds; the goal-by-goal clearing search takes a
 /// double share, since the levels only it plans take it long alone (XSokoban 28 and 40:
-/// 17 and 20 s when the shares were set; 40 16 s since), and the reverse one a share of
-/// 5 (a fourth of the thread, against a ninth before the second thread gave up its own
-/// reverse search, 2026-12-05): XSokoban 16 needs it for about 10 s alone, and 14 for
-/// 2 s. With the other core busy the thread plans 16 at 42 s, 40 at 40 s, 28 at 23 s.
-pub fn quick_thread(options: Options) -> [Options; 4] {
+/// 17 and 20 s when the shares were set; 40 16 s since). The reverse searches weigh
+/// stranded boxes (`Options::stranded`) by 2 and by 1 pulls, each with a share of 3:
+/// alone, the first plans XSokoban 16 in 6 s and 14 in 1.5 s, the second 29 in 6 s
+/// (and 85 in 29 s), where the reverse search without the weight needed 10, 2 and 45 s
+/// (2026-12-05). Which weight suits a level is not known before, and a level's time
+/// swings with it (16 gets no plan in 40 s with the weight 1, 29 none with 2), so both
+/// run. With the other core busy the thread plans 29 at 51 s, 16 at 44 s, 40 at 39 s.
+pub fn quick_thread(options: Options) -> [Options; 5] {
     let [plain, clearing] = with_and_without_clearing(options);
     let goal_by_goal = Options {
         goal_by_goal: true,
         share: 8,
         ..clearing
     };
-    let reverse = Options {
+    let reverse = |stranded| Options {
         reverse: true,
-        share: 5,
+        stranded,
+        share: 3,
         ..options
     };
-    [plain, clearing, goal_by_goal, reverse]
+    [plain, clearing, goal_by_goal, reverse(2), reverse(1)]
 }
 
 /// The search of `--quick`'s second thread, which takes A*'s core when A* has not
@@ -156,7 +160,7 @@ fn searchers<'a>(
                 let order = &orders[usize::from(o.goal_by_goal)];
                 Searcher::Forward(Box::new(Search::new(level, analysis, order, o)))
             }
-            true => Searcher::Reverse(Box::new(ReverseSearch::new(level, o.below))),
+            true => Searcher::Reverse(Box::new(ReverseSearch::new(level, &o))),
         })
         .collect()
 }
@@ -273,8 +277,8 @@ mod tests {
         // XSokoban 23, which none of them plans: for four seconds they take turns, and
         // each takes time in proportion to its share: within one turn of its own (the
         // time limit ends one mid-turn) and a quarter, for the other threads of the
-        // tests running beside it. A search whose share was ignored would take 1/4 of
-        // the time, not 2/9 or 4/9 or 1/9.
+        // tests running beside it. A search whose share was ignored would take 1/5 of
+        // the time, not 2/11 or 4/11 or 3/22.
         let text = std::fs::read_to_string("examples/sokoban/levels/xsokoban.xsb").unwrap();
         let level = parse_levels(&text, LevelFormat::Auto, Some(23))
             .unwrap()
@@ -286,13 +290,13 @@ mod tests {
             PackingOrder::goal_by_goal(&level),
         ];
         let options = quick_thread(Options::default());
-        assert_eq!(options.map(|o| o.share), [4, 4, 8, 5]);
+        assert_eq!(options.map(|o| o.share), [4, 4, 8, 3, 3]);
         let mut searches = searchers(&level, &analysis, &orders, &options);
         let limits = Limits {
             budget: Budget::starting_now(Some(Duration::from_secs(4))),
             ..Limits::default()
         };
-        let mut spent = [Duration::ZERO; 4];
+        let mut spent = [Duration::ZERO; 5];
         let mut stats = QuickStats::default();
         let found = take_turns(&mut searches, &options, &limits, &mut stats, &mut spent);
         assert_eq!(found, Err("time limit".to_string()));
