@@ -82,7 +82,8 @@ pub(super) struct ReverseSearch<'a> {
     paths: BoxPaths,
     /// The moves of the expanded position: box number and pulls.
     moves: Vec<(usize, Vec<Push>)>,
-    /// The pulls that reached each position, each as the push that undoes it.
+    /// With `box_moves`, the pulls that reached each position, each as the push that
+    /// undoes it.
     origins: Origins,
     pulls: Vec<Vec<u32>>,
     /// Squares from which no pulls bring a box to any start square.
@@ -279,7 +280,9 @@ impl<'a> ReverseSearch<'a> {
                 return Some(Ok(Vec::new()));
             }
             let (i, _) = self.store.find_or_insert(&self.packed, smallest as u16);
-            self.origins.set(i, &[]);
+            if self.box_moves {
+                self.origins.set(i, &[]);
+            }
             self.g_of.push(0);
             self.closed.push(false);
             self.open.push(Reverse((
@@ -401,6 +404,17 @@ impl<'a> ReverseSearch<'a> {
         plan
     }
 
+    /// Position `j` is reached from `i` by `pulls`. The position table keeps one pull
+    /// per position, all a single pull needs; the pulls of box moves are kept in
+    /// `origins` (24 bytes more per position, which single pulls do without).
+    fn set_origin(&mut self, j: usize, i: usize, pulls: &[Push]) {
+        self.store
+            .set_origin(j, i, *pulls.last().expect("a move has pulls"));
+        if self.box_moves {
+            self.origins.set(j, pulls);
+        }
+    }
+
     /// Stores the child after `pulls` (`self.occupied` already moved) of box number
     /// `k` from `b` to `to`, `g` pulls from a solved position; the plan when it is the
     /// level's start. The child is looked up before its bound is repaired: a position
@@ -441,8 +455,7 @@ impl<'a> ReverseSearch<'a> {
                 // A shorter way: kept (a parent's pulls stay below its child's, so the
                 // origins form no cycle).
                 self.g_of[j] = g;
-                self.store.set_origin(j, i, last);
-                self.origins.set(j, pulls);
+                self.set_origin(j, i, pulls);
             }
             None => {
                 let (j, _) = self.store.find_or_insert(&self.packed, smallest as u16);
@@ -458,8 +471,7 @@ impl<'a> ReverseSearch<'a> {
                 let key = u64::from(order) * GREEDY + u64::from(g);
                 self.open
                     .push(Reverse((key, u32::MAX - j as u32, j as u32)));
-                self.store.set_origin(j, i, last);
-                self.origins.set(j, pulls);
+                self.set_origin(j, i, pulls);
             }
         }
         if self.packed == self.target && !filled {
@@ -471,7 +483,10 @@ impl<'a> ReverseSearch<'a> {
                 .store
                 .find(&self.packed, smallest as u16)
                 .expect("just stored");
-            let mut plan = self.origins.plan_to(&self.store, j);
+            let mut plan = match self.box_moves {
+                true => self.origins.plan_to(&self.store, j),
+                false => self.store.plan_to(j),
+            };
             plan.reverse();
             return Some(plan);
         }
