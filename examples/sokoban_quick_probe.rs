@@ -14,7 +14,8 @@
 //! round of turns), `QUICK_SEARCHES=p4,c4,cg8,r4` (any searches taking turns: letters
 //! `p` plain, `c` clearing, `b` box moves, `g` goal by goal, `r` reverse, then the
 //! share, and `r` may be followed by `s` and the stranded boxes' weight then `/` and
-//! the share: `rs1/3`), `QUICK_RESCUE=0` (the rescue advisor off), `QUICK_REVERSE=1`
+//! the share: `rs1/3`; these keep their shares after 15 s, without the quick thread's
+//! late shares), `QUICK_RESCUE=0` (the rescue advisor off), `QUICK_REVERSE=1`
 //! (the reverse search alone; with `QUICK_BOX_MOVES=1` by box moves) and
 //! `QUICK_STRANDED=1` (the reverse search's weight of stranded boxes) for the options.
 

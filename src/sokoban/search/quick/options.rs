@@ -45,6 +45,10 @@ pub struct Options {
     /// full turn: 4 is the forward searches' share, and a search that plans levels no
     /// other does but needs long for them gets more.
     pub share: usize,
+    /// The share once the searches have taken turns for `turns::LATE` (15 s), if not
+    /// `share`: the searches that plan many levels quickly plan them early, and later
+    /// give their turns to the ones that need long.
+    pub late_share: Option<usize>,
     /// Only plans with fewer pushes than this: positions whose pushes so far plus their
     /// matching bound reach it are dropped (a later search improving on a plan).
     pub below: Option<u32>,
@@ -91,6 +95,7 @@ impl Default for Options {
             reverse: false,
             stranded: 0,
             share: 4,
+            late_share: None,
             below: None,
         }
     }

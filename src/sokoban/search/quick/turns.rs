@@ -29,6 +29,12 @@ use std::time::{Duration, Instant};
 /// the searches stay within a fraction of a second of each other.
 const QUARTER_TURN: Duration = Duration::from_millis(15);
 
+/// After this long the searches take their `Options::late_share`. On XSokoban the plain
+/// and clearing searches are the first to plan 52 levels, all within 12 s (2026-12-05,
+/// the thread alone at 60 s): later they plan nothing the others do not, and their
+/// shares of 1 instead of 4 give the others more than a third more time.
+pub const LATE: Duration = Duration::from_secs(15);
+
 /// The two searches that take turns in the quick search's thread (`plans`): `options`
 /// as they are, and with the clearing advisor.
 pub fn with_and_without_clearing(options: Options) -> [Options; 2] {
@@ -52,12 +58,19 @@ pub fn with_and_without_clearing(options: Options) -> [Options; 2] {
 /// (and 85 in 29 s), where the reverse search without the weight needed 10, 2 and 45 s
 /// (2026-12-05). Which weight suits a level is not known before, and a level's time
 /// swings with it (16 gets no plan in 40 s with the weight 1, 29 none with 2), so both
-/// run. With the other core busy the thread plans 29 at 51 s, 16 at 44 s, 40 at 39 s.
+/// run. After `LATE` the plain and clearing searches' shares fall to 1 (`late_share`):
+/// with the other core busy the thread then plans 29 at 42 s, 16 at 38 s, 40 at 35 s
+/// (52, 42-46 and 42 s before).
 pub fn quick_thread(options: Options) -> [Options; 5] {
-    let [plain, clearing] = with_and_without_clearing(options);
+    let early = Options {
+        late_share: Some(1),
+        ..options
+    };
+    let [plain, clearing] = with_and_without_clearing(early);
     let goal_by_goal = Options {
         goal_by_goal: true,
         share: 8,
+        late_share: None,
         ..clearing
     };
     let reverse = |stranded| Options {
@@ -138,7 +151,14 @@ pub fn search(level: &Level, limits: &Limits, options: &[Options]) -> (Found, Qu
     };
     let mut searches = searchers(level, &analysis, &orders, options);
     let mut spent = vec![Duration::ZERO; options.len()];
-    let found = take_turns(&mut searches, options, &limits, &mut stats, &mut spent);
+    let found = take_turns(
+        &mut searches,
+        options,
+        &limits,
+        &mut stats,
+        &mut spent,
+        LATE,
+    );
     for search in &searches {
         stats.add(&search.stats_now());
     }
@@ -166,15 +186,17 @@ fn searchers<'a>(
 }
 
 /// Starts `searches` (made from `options`, in order) and has them take turns, each
-/// `Options::share` quarters of a turn at a time, until one finds a plan or all end;
-/// adds the time each took to `spent`.
+/// `Options::share` quarters of a turn at a time (`Options::late_share` after `late`),
+/// until one finds a plan or all end; adds the time each took to `spent`.
 fn take_turns(
     searches: &mut [Searcher],
     options: &[Options],
     limits: &Limits,
     stats: &mut QuickStats,
     spent: &mut [Duration],
+    late: Duration,
 ) -> Found {
+    let began = Instant::now();
     let mut ended: Vec<Option<String>> = vec![None; searches.len()];
     for (k, search) in searches.iter_mut().enumerate() {
         match search.start() {
@@ -195,9 +217,13 @@ fn take_turns(
             if ended[k].is_some() {
                 continue;
             }
-            let began = Instant::now();
-            let turn = search.turn(limits, options[k].share);
-            spent[k] += began.elapsed();
+            let share = match began.elapsed() < late {
+                true => options[k].share,
+                false => options[k].late_share.unwrap_or(options[k].share),
+            };
+            let turn_began = Instant::now();
+            let turn = search.turn(limits, share);
+            spent[k] += turn_began.elapsed();
             match turn {
                 Some(Ok(plan)) => {
                     stats.found_by = options[k].name();
@@ -274,11 +300,13 @@ mod tests {
 
     #[test]
     fn the_quick_threads_searches_take_time_in_proportion_to_their_shares() {
-        // XSokoban 23, which none of them plans: for four seconds they take turns, and
-        // each takes time in proportion to its share: within one turn of its own (the
+        // XSokoban 23, which none of them plans: for four seconds they take turns, the
+        // last two (`late`, 15 s outside this test) with the late shares, and each takes
+        // time in proportion to its share in each part: within one turn of its own (the
         // time limit ends one mid-turn) and a quarter, for the other threads of the
         // tests running beside it. A search whose share was ignored would take 1/5 of
-        // the time, not 2/11 or 4/11 or 3/22.
+        // the time, not 2/11 or 4/11 or 3/22 of the first part; the plain search with
+        // its late share ignored would take 0.73 s, not 0.49.
         let text = std::fs::read_to_string("examples/sokoban/levels/xsokoban.xsb").unwrap();
         let level = parse_levels(&text, LevelFormat::Auto, Some(23))
             .unwrap()
@@ -291,6 +319,8 @@ mod tests {
         ];
         let options = quick_thread(Options::default());
         assert_eq!(options.map(|o| o.share), [4, 4, 8, 3, 3]);
+        let late_shares = options.map(|o| o.late_share.unwrap_or(o.share));
+        assert_eq!(late_shares, [1, 1, 8, 3, 3]);
         let mut searches = searchers(&level, &analysis, &orders, &options);
         let limits = Limits {
             budget: Budget::starting_now(Some(Duration::from_secs(4))),
@@ -298,13 +328,23 @@ mod tests {
         };
         let mut spent = [Duration::ZERO; 5];
         let mut stats = QuickStats::default();
-        let found = take_turns(&mut searches, &options, &limits, &mut stats, &mut spent);
+        let late = Duration::from_secs(2);
+        let found = take_turns(
+            &mut searches,
+            &options,
+            &limits,
+            &mut stats,
+            &mut spent,
+            late,
+        );
         assert_eq!(found, Err("time limit".to_string()));
         let total: Duration = spent.iter().sum();
         assert!(total >= Duration::from_secs(3), "{spent:?}");
         let shares: usize = options.iter().map(|o| o.share).sum();
+        let late_total: usize = late_shares.iter().sum();
         for (k, o) in options.iter().enumerate() {
-            let expected = total.mul_f64(o.share as f64 / shares as f64);
+            let expected = late.mul_f64(o.share as f64 / shares as f64)
+                + (total - late).mul_f64(late_shares[k] as f64 / late_total as f64);
             let off = spent[k].abs_diff(expected);
             assert!(
                 off <= QUARTER_TURN * o.share as u32 + expected / 4,
