@@ -55,6 +55,14 @@ pub struct Options {
 }
 
 impl Options {
+    /// The search's share of each round of turns, before `turns::LATE` or after it.
+    pub fn share_when(&self, late: bool) -> usize {
+        match late {
+            false => self.share,
+            true => self.late_share.unwrap_or(self.share),
+        }
+    }
+
     /// The search these options make, for reports.
     pub fn name(&self) -> &'static str {
         match (

@@ -217,10 +217,7 @@ fn take_turns(
             if ended[k].is_some() {
                 continue;
             }
-            let share = match began.elapsed() < late {
-                true => options[k].share,
-                false => options[k].late_share.unwrap_or(options[k].share),
-            };
+            let share = options[k].share_when(began.elapsed() >= late);
             let turn_began = Instant::now();
             let turn = search.turn(limits, share);
             spent[k] += turn_began.elapsed();
@@ -319,7 +316,7 @@ mod tests {
         ];
         let options = quick_thread(Options::default());
         assert_eq!(options.map(|o| o.share), [4, 4, 8, 3, 3]);
-        let late_shares = options.map(|o| o.late_share.unwrap_or(o.share));
+        let late_shares = options.map(|o| o.share_when(true));
         assert_eq!(late_shares, [1, 1, 8, 3, 3]);
         let mut searches = searchers(&level, &analysis, &orders, &options);
         let limits = Limits {
