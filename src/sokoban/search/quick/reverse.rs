@@ -22,7 +22,7 @@
 use super::boxpath::{BoxPaths, Way};
 use super::origins::Origins;
 use super::{Found, Options};
-use crate::sokoban::search::flood::Flood;
+use crate::sokoban::search::flood::{Flood, Pulled};
 use crate::sokoban::search::positions::{pack, PositionTable};
 use crate::sokoban::search::saved::{renumbering, SavedMatchings};
 use crate::sokoban::Limits;
@@ -432,15 +432,34 @@ impl<'a> ReverseSearch<'a> {
         // The player stepped back from `to` away from the box.
         let back = level.neighbour(to, last.dir.opposite()).expect("pulled");
         // The player's region, told from the parent's when it can be (one pull), else
-        // filled.
+        // filled into `child_flood`.
         let parent = usize::from(self.store.player_of(i));
-        let (smallest, filled) = if pulls.len() == 1 {
-            self.child_flood
-                .fill_after(&self.flood, level, &self.occupied, (b, to), (back, parent))
-        } else {
-            (self.child_flood.fill(level, &self.occupied, back), true)
+        let told = match pulls.len() {
+            1 => self
+                .flood
+                .after_pull(level, &self.occupied, (b, to), parent),
+            _ => None,
         };
-        pack(&self.occupied, &mut self.packed);
+        let smallest = match told {
+            Some(pulled) => {
+                debug_assert_eq!(
+                    pulled.smallest,
+                    self.child_flood.fill(level, &self.occupied, back)
+                );
+                pulled.smallest
+            }
+            None => self.child_flood.fill(level, &self.occupied, back),
+        };
+        // The parent's boxes with `b` moved to `to`: no scan of the squares.
+        self.packed.clear();
+        self.packed.extend_from_slice(self.store.key(i).0);
+        self.packed[b / 64] &= !(1 << (b % 64));
+        self.packed[to / 64] |= 1 << (to % 64);
+        debug_assert_eq!(self.packed, {
+            let mut p = Vec::new();
+            pack(&self.occupied, &mut p);
+            p
+        });
         let known = self.store.find(&self.packed, smallest as u16);
         if known.is_some_and(|j| g >= self.g_of[j]) {
             return None;
@@ -463,10 +482,8 @@ impl<'a> ReverseSearch<'a> {
                 self.closed.push(false);
                 let mut order = h;
                 if self.stranded_weight > 0 {
-                    if !filled {
-                        self.child_flood.fill(level, &self.occupied, back);
-                    }
-                    order += self.stranded_weight * self.stranded();
+                    order +=
+                        self.stranded_weight * self.stranded(|c| self.in_region(told, (b, to), c));
                 }
                 let key = u64::from(order) * GREEDY + u64::from(g);
                 self.open
@@ -474,10 +491,7 @@ impl<'a> ReverseSearch<'a> {
                 self.set_origin(j, i, pulls);
             }
         }
-        if self.packed == self.target && !filled {
-            self.child_flood.fill(level, &self.occupied, back);
-        }
-        if self.packed == self.target && self.child_flood.reached(level.player()) {
+        if self.packed == self.target && self.in_region(told, (b, to), level.player()) {
             // The pulls from a solved position to the start, read backwards.
             let j = self
                 .store
@@ -495,14 +509,24 @@ impl<'a> ReverseSearch<'a> {
 }
 
 impl ReverseSearch<'_> {
-    /// The boxes of the child (`self.occupied`, the player's region in
-    /// `self.child_flood`) off the start squares that the player cannot pull now: on no
+    /// Whether the child's player region holds `c`: told from the parent's region
+    /// (`self.flood`) by `told` after the pull of the box from `b` to `to`, else filled
+    /// into `self.child_flood`.
+    fn in_region(&self, told: Option<Pulled>, (b, to): (usize, usize), c: usize) -> bool {
+        match told {
+            Some(pulled) => pulled.reached(&self.flood, (b, to), c),
+            None => self.child_flood.reached(c),
+        }
+    }
+
+    /// The boxes of the child (`self.occupied` and `self.packed`, the player's region
+    /// told by `reached`) off the start squares that the player cannot pull now: on no
     /// side of them does it reach a square with room to step back.
-    fn stranded(&self) -> u32 {
+    fn stranded(&self, reached: impl Fn(usize) -> bool) -> u32 {
         let level = self.level;
         let mut count = 0;
-        for c in 0..level.num_cells() {
-            if !self.occupied[c] || self.start_square[c] {
+        for c in squares_of(&self.packed) {
+            if self.start_square[c] {
                 continue;
             }
             let pullable = Dir::ALL.into_iter().any(|dir| {
@@ -512,12 +536,26 @@ impl ReverseSearch<'_> {
                 let Some(back) = level.neighbour(to, dir) else {
                     return false;
                 };
-                self.child_flood.reached(to) && !self.occupied[back]
+                reached(to) && !self.occupied[back]
             });
             count += u32::from(!pullable);
         }
         count
     }
+}
+
+/// The squares marked in a packed box set, in order.
+fn squares_of(packed: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    packed.iter().enumerate().flat_map(|(w, &word)| {
+        let mut bits = word;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let c = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                c
+            })
+        })
+    })
 }
 
 /// Searches `level` backwards for any plan; see the module comment.
