@@ -35,6 +35,29 @@ pub(crate) fn pack(boxes: &[bool], out: &mut Vec<u64>) {
     }
 }
 
+/// The squares marked in a packed box set, in order.
+pub(crate) fn squares(packed: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    packed.iter().enumerate().flat_map(|(w, &word)| {
+        let mut bits = word;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let c = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                c
+            })
+        })
+    })
+}
+
+/// `out` is the packed box set `words` with the box on `from` moved to `to`: two bits
+/// flipped instead of a scan of the squares.
+pub(crate) fn pack_moved(words: &[u64], (from, to): (usize, usize), out: &mut Vec<u64>) {
+    out.clear();
+    out.extend_from_slice(words);
+    out[from / 64] &= !(1 << (from % 64));
+    out[to / 64] |= 1 << (to % 64);
+}
+
 pub(crate) struct PositionTable {
     words: usize,
     boxes: Vec<u64>,
@@ -84,14 +107,9 @@ impl PositionTable {
     pub(crate) fn unpack(&self, i: usize, occupied: &mut [bool], boxes: &mut Vec<usize>) {
         occupied.iter_mut().for_each(|o| *o = false);
         boxes.clear();
-        for (w, &word) in self.boxes_of(i).iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let c = w * 64 + bits.trailing_zeros() as usize;
-                occupied[c] = true;
-                boxes.push(c);
-                bits &= bits - 1;
-            }
+        for c in squares(self.boxes_of(i)) {
+            occupied[c] = true;
+            boxes.push(c);
         }
     }
 

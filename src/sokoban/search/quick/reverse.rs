@@ -23,7 +23,7 @@ use super::boxpath::{BoxPaths, Way};
 use super::origins::Origins;
 use super::{Found, Options};
 use crate::sokoban::search::flood::{Flood, Pulled};
-use crate::sokoban::search::positions::{pack, PositionTable};
+use crate::sokoban::search::positions::{pack, pack_moved, squares, PositionTable};
 use crate::sokoban::search::saved::{renumbering, SavedMatchings};
 use crate::sokoban::Limits;
 use gridsat_encodings::sokoban::analysis::UNREACHABLE;
@@ -450,11 +450,7 @@ impl<'a> ReverseSearch<'a> {
             }
             None => self.child_flood.fill(level, &self.occupied, back),
         };
-        // The parent's boxes with `b` moved to `to`: no scan of the squares.
-        self.packed.clear();
-        self.packed.extend_from_slice(self.store.key(i).0);
-        self.packed[b / 64] &= !(1 << (b % 64));
-        self.packed[to / 64] |= 1 << (to % 64);
+        pack_moved(self.store.key(i).0, (b, to), &mut self.packed);
         debug_assert_eq!(self.packed, {
             let mut p = Vec::new();
             pack(&self.occupied, &mut p);
@@ -525,7 +521,7 @@ impl ReverseSearch<'_> {
     fn stranded(&self, reached: impl Fn(usize) -> bool) -> u32 {
         let level = self.level;
         let mut count = 0;
-        for c in squares_of(&self.packed) {
+        for c in squares(&self.packed) {
             if self.start_square[c] {
                 continue;
             }
@@ -542,20 +538,6 @@ impl ReverseSearch<'_> {
         }
         count
     }
-}
-
-/// The squares marked in a packed box set, in order.
-fn squares_of(packed: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    packed.iter().enumerate().flat_map(|(w, &word)| {
-        let mut bits = word;
-        std::iter::from_fn(move || {
-            (bits != 0).then(|| {
-                let c = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                c
-            })
-        })
-    })
 }
 
 /// Searches `level` backwards for any plan; see the module comment.
