@@ -47,6 +47,15 @@ pub(super) struct BoxPaths {
 
 const START: u32 = u32::MAX;
 
+/// Where the player starts a box path: on a square (its region then filled), or in a
+/// region the caller has already filled for the same boxes (an expansion's, which every
+/// box's moves start from).
+#[derive(Clone, Copy)]
+pub(super) enum Player<'r> {
+    At(usize),
+    In(&'r Flood),
+}
+
 impl BoxPaths {
     /// Begins a search of the box on `from` (the states of earlier searches forgotten):
     /// its start state, which is none of the
@@ -86,19 +95,21 @@ impl BoxPaths {
         dead: &[bool],
         occupied: &mut [bool],
         state: u32,
-        player: usize,
+        player: Player,
         mut take: impl FnMut(usize, u32) -> bool,
     ) {
         let cell = self.cell_of(state);
         // Whether the player, in its region around the box on `cell`, reaches `behind`.
         let walker = if state as usize == self.came.len() - 1 {
-            occupied[cell] = true;
-            self.flood.fill(level, occupied, player);
-            occupied[cell] = false;
+            if let Player::At(player) = player {
+                occupied[cell] = true;
+                self.flood.fill(level, occupied, player);
+                occupied[cell] = false;
+            }
             None
         } else {
             if !self.sides_built {
-                self.sides.build(level, occupied);
+                self.sides.build(level, occupied, self.from);
                 self.sides_built = true;
             }
             let side = Dir::ALL[state as usize % 4];
@@ -107,8 +118,12 @@ impl BoxPaths {
                 .expect("the player stands there");
             Some(self.sides.part(level, cell, walker))
         };
+        let start_region = match player {
+            Player::At(_) => &self.flood,
+            Player::In(region) => region,
+        };
         let reaches = |behind: usize| match walker {
-            None => self.flood.reached(behind),
+            None => start_region.reached(behind),
             Some(part) => !occupied[behind] && self.sides.part(level, cell, behind) == part,
         };
         for dir in Dir::ALL {
@@ -175,7 +190,7 @@ impl BoxPaths {
         analysis: &Analysis,
         occupied: &mut [bool],
         from: usize,
-        player: usize,
+        player: Player,
         target: &dyn Fn(usize) -> bool,
         distance: &dyn Fn(usize) -> u32,
         limit: usize,
@@ -195,7 +210,7 @@ impl BoxPaths {
         analysis: &Analysis,
         occupied: &mut [bool],
         from: usize,
-        player: usize,
+        player: Player,
         target: &dyn Fn(usize, Dir) -> bool,
         distance: &dyn Fn(usize) -> u32,
         limit: usize,
@@ -254,7 +269,7 @@ impl BoxPaths {
         way: Way,
         occupied: &mut [bool],
         from: usize,
-        player: usize,
+        player: Player,
         limit: usize,
         mut each: impl FnMut(&[Push]),
     ) {
@@ -333,7 +348,7 @@ mod tests {
                 &analysis,
                 &mut occupied,
                 l.boxes()[0],
-                l.player(),
+                Player::At(l.player()),
                 &|c| c == goal,
                 &|c| analysis.to_goal[0][c],
                 1000,
@@ -452,7 +467,7 @@ mod tests {
                         way,
                         &mut occupied,
                         from,
-                        l.player(),
+                        Player::At(l.player()),
                         usize::MAX,
                         |pushes| found.push(ended(&l, way, from, pushes, text)),
                     );

@@ -17,6 +17,7 @@
 
 use super::super::flood::Flood;
 use super::bipartite::Bipartite;
+use super::boxpath::Player;
 use super::packing::PackingOrder;
 use super::{Child, Search};
 use gridsat_encodings::sokoban::{Dir, Level};
@@ -333,8 +334,8 @@ impl Search<'_> {
 
     /// The rescue advisor's move (see the module comment): of the boxes the matching
     /// leaves over, the fewest pushes that bring one within reach of a goal it could
-    /// take; the player is in the region of `player` (and of `self.flood`).
-    pub(super) fn rescue_advice(&mut self, player: usize, frontier: u16) -> Option<(usize, Child)> {
+    /// take; the player is in the region `self.flood` holds.
+    pub(super) fn rescue_advice(&mut self, frontier: u16) -> Option<(usize, Child)> {
         let shortfall =
             self.capacity
                 .shortfall(frontier, &self.occupied, &self.box_list, &self.flood)?;
@@ -347,7 +348,7 @@ impl Search<'_> {
                 self.analysis,
                 &mut self.occupied,
                 self.box_list[k],
-                player,
+                Player::In(&self.flood),
                 &target,
                 &|_| 0,
                 self.options.box_path_states,

@@ -12,6 +12,7 @@
 //! dead one). The move is advised, so it costs nothing, like the packing move it
 //! clears the way for.
 
+use super::boxpath::Player;
 use super::{Child, Search};
 use gridsat_encodings::sokoban::{Dir, Level, Push};
 use std::collections::VecDeque;
@@ -50,7 +51,7 @@ impl Search<'_> {
                 analysis,
                 &mut standing,
                 from,
-                player,
+                Player::At(player),
                 target,
                 distance,
                 limit,
@@ -75,7 +76,7 @@ impl Search<'_> {
             analysis,
             &mut self.occupied,
             blocker,
-            player,
+            Player::At(player),
             &off_path,
             &|_| 0,
             CLEARING_STATES,
@@ -175,6 +176,7 @@ fn walk_over_fewest_boxes(
 
 #[cfg(test)]
 mod tests {
+    use super::super::boxpath::Player;
     use super::super::packing::PackingOrder;
     use super::super::{Options, Search};
     use crate::sokoban::parse::{parse_levels, LevelFormat};
@@ -211,7 +213,7 @@ mod tests {
             &analysis,
             &mut search.occupied,
             at(2, 5),
-            l.player(),
+            Player::At(l.player()),
             &|c| c == goal,
             &distance,
             2000,

@@ -42,9 +42,9 @@ use super::corral::{Corrals, Pruning};
 use super::flood::Flood;
 use super::freeze::Freeze;
 use super::heuristic::Heuristic;
-use super::positions::{pack, PositionTable};
+use super::positions::{pack, pack_moved, PositionTable};
 use crate::sokoban::Limits;
-use boxpath::{BoxPaths, Way};
+use boxpath::{BoxPaths, Player, Way};
 use capacity::Capacity;
 use features::{Cell, Features};
 use gridsat_encodings::sokoban::analysis::UNREACHABLE;
@@ -368,7 +368,7 @@ impl<'a> Search<'a> {
                     Way::Push,
                     &mut self.occupied,
                     from,
-                    player,
+                    Player::In(&self.flood),
                     BOX_MOVE_STATES,
                     |pushes| {
                         let pushes = pushes.to_vec();
@@ -476,6 +476,13 @@ impl<'a> Search<'a> {
                 self.stats.frozen += 1;
                 return None;
             }
+            pack_moved(self.store.key(i).0, (from, to), &mut self.packed);
+            debug_assert_eq!(self.packed, {
+                let mut p = Vec::new();
+                pack(&self.occupied, &mut p);
+                p
+            });
+            self.store.prefetch(&self.packed);
             // The player's region, told from the parent's when it can be (the box's
             // squares on the way all in the parent's region), else filled.
             let parent = usize::from(self.store.player_of(i));
@@ -486,7 +493,6 @@ impl<'a> Search<'a> {
             } else {
                 (self.child_flood.fill(level, &self.occupied, at), true)
             };
-            pack(&self.occupied, &mut self.packed);
             let moved = pushes.len() as u32;
             let child_g = g + moved;
             // A position found before has the bound and cell it had then.
@@ -557,7 +563,7 @@ impl<'a> Search<'a> {
             return Advice::None;
         };
         if self.options.rescue {
-            if let Some(advice) = self.rescue_advice(player, frontier) {
+            if let Some(advice) = self.rescue_advice(frontier) {
                 return Advice::Rescue(advice);
             }
         }
@@ -601,7 +607,7 @@ impl<'a> Search<'a> {
                 analysis,
                 &mut self.occupied,
                 from,
-                player,
+                Player::In(&self.flood),
                 &is_target,
                 &distance,
                 self.options.box_path_states,

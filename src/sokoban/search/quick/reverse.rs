@@ -19,7 +19,7 @@
 //! (`boxpath`, as the forward box moves): alone that plans XSokoban 14 in 0.6 s and 31
 //! in 36 s, but 16 and 29 in no 60 s, so `--quick` does not run it.
 
-use super::boxpath::{BoxPaths, Way};
+use super::boxpath::{BoxPaths, Player, Way};
 use super::origins::Origins;
 use super::{Found, Options};
 use crate::sokoban::search::flood::{Flood, Pulled};
@@ -335,7 +335,6 @@ impl<'a> ReverseSearch<'a> {
             return None;
         }
         if self.box_moves {
-            let player = usize::from(self.store.player_of(i));
             let mut moves = std::mem::take(&mut self.moves);
             moves.clear();
             for (k, &b) in boxes.iter().enumerate() {
@@ -346,7 +345,7 @@ impl<'a> ReverseSearch<'a> {
                     Way::Pull,
                     &mut self.occupied,
                     b,
-                    player,
+                    Player::In(&self.flood),
                     usize::MAX,
                     |pulls| moves.push((k, pulls.to_vec())),
                 );
@@ -431,6 +430,13 @@ impl<'a> ReverseSearch<'a> {
         let last = *pulls.last().expect("a move has pulls");
         // The player stepped back from `to` away from the box.
         let back = level.neighbour(to, last.dir.opposite()).expect("pulled");
+        pack_moved(self.store.key(i).0, (b, to), &mut self.packed);
+        debug_assert_eq!(self.packed, {
+            let mut p = Vec::new();
+            pack(&self.occupied, &mut p);
+            p
+        });
+        self.store.prefetch(&self.packed);
         // The player's region, told from the parent's when it can be (one pull), else
         // filled into `child_flood`.
         let parent = usize::from(self.store.player_of(i));
@@ -450,12 +456,6 @@ impl<'a> ReverseSearch<'a> {
             }
             None => self.child_flood.fill(level, &self.occupied, back),
         };
-        pack_moved(self.store.key(i).0, (b, to), &mut self.packed);
-        debug_assert_eq!(self.packed, {
-            let mut p = Vec::new();
-            pack(&self.occupied, &mut p);
-            p
-        });
         let known = self.store.find(&self.packed, smallest as u16);
         if known.is_some_and(|j| g >= self.g_of[j]) {
             return None;

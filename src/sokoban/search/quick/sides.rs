@@ -30,6 +30,8 @@ pub(super) struct Sides {
     last: Vec<u32>,
     parent: Vec<usize>,
     stack: Vec<(usize, u8)>,
+    /// The squares the last search reached, to forget.
+    searched: Vec<usize>,
 }
 
 impl Sides {
@@ -40,51 +42,54 @@ impl Sides {
             last: vec![0; squares],
             parent: vec![usize::MAX; squares],
             stack: Vec::new(),
+            searched: Vec::new(),
         }
     }
 
-    /// Searches the squares not `occupied`, forgetting the last search.
-    pub(super) fn build(&mut self, level: &Level, occupied: &[bool]) {
-        self.disc.iter_mut().for_each(|d| *d = UNSEEN);
-        let mut time = 0;
-        for root in 0..level.num_cells() {
-            if occupied[root] || self.disc[root] != UNSEEN {
-                continue;
-            }
-            time += 1;
-            self.disc[root] = time;
-            self.low[root] = time;
-            self.parent[root] = usize::MAX;
-            self.stack.push((root, 0));
-            while let Some(&mut (c, ref mut next)) = self.stack.last_mut() {
-                if let Some(&dir) = Dir::ALL.get(usize::from(*next)) {
-                    *next += 1;
-                    let Some(n) = level.neighbour(c, dir).filter(|&n| !occupied[n]) else {
-                        continue;
-                    };
-                    if self.disc[n] == UNSEEN {
-                        time += 1;
-                        self.disc[n] = time;
-                        self.low[n] = time;
-                        self.parent[n] = c;
-                        self.stack.push((n, 0));
-                    } else if n != self.parent[c] {
-                        self.low[c] = self.low[c].min(self.disc[n]);
-                    }
-                } else {
-                    self.stack.pop();
-                    self.last[c] = time;
-                    let p = self.parent[c];
-                    if p != usize::MAX {
-                        self.low[p] = self.low[p].min(self.low[c]);
-                    }
+    /// Searches the squares not `occupied` that `root` (free) is joined to, forgetting
+    /// the last search: a box path never leaves the part of the level its box is in, so
+    /// the rest is not searched (on XSokoban 74 the searches were a sixth of the box
+    /// moves' time with every part searched).
+    pub(super) fn build(&mut self, level: &Level, occupied: &[bool], root: usize) {
+        for &c in &self.searched {
+            self.disc[c] = UNSEEN;
+        }
+        self.searched.clear();
+        let mut time = 1;
+        self.disc[root] = time;
+        self.low[root] = time;
+        self.parent[root] = usize::MAX;
+        self.searched.push(root);
+        self.stack.push((root, 0));
+        while let Some(&mut (c, ref mut next)) = self.stack.last_mut() {
+            if let Some(&dir) = Dir::ALL.get(usize::from(*next)) {
+                *next += 1;
+                let Some(n) = level.neighbour(c, dir).filter(|&n| !occupied[n]) else {
+                    continue;
+                };
+                if self.disc[n] == UNSEEN {
+                    time += 1;
+                    self.disc[n] = time;
+                    self.low[n] = time;
+                    self.parent[n] = c;
+                    self.searched.push(n);
+                    self.stack.push((n, 0));
+                } else if n != self.parent[c] {
+                    self.low[c] = self.low[c].min(self.disc[n]);
+                }
+            } else {
+                self.stack.pop();
+                self.last[c] = time;
+                let p = self.parent[c];
+                if p != usize::MAX {
+                    self.low[p] = self.low[p].min(self.low[c]);
                 }
             }
         }
     }
 
-    /// With a box on the free square `b`, the part of the other free squares that
-    /// `side`, a free square next to `b`, is in: two squares next to `b` are joined
+    /// With a box on the free square `b` (of the searched part), the part of the other
+    /// free squares that `side`, a free square next to `b`, is in: two squares next to `b` are joined
     /// around the box exactly when their parts are equal.
     pub(super) fn part(&self, level: &Level, b: usize, side: usize) -> usize {
         let d = self.disc[side];
@@ -140,10 +145,10 @@ mod tests {
                     }
                 }
                 let mut sides = Sides::new(n);
-                sides.build(l, &occupied);
                 let mut flood = Flood::new(n);
                 let free_squares: Vec<usize> = (0..n).filter(|&b| !occupied[b]).collect();
                 for b in free_squares {
+                    sides.build(l, &occupied, b);
                     let free: Vec<usize> = Dir::ALL
                         .into_iter()
                         .filter_map(|d| l.neighbour(b, d))

@@ -22,6 +22,7 @@ fn advice(l: &Level, options: Options) -> Option<(usize, usize)> {
     }
     search.box_list = l.boxes().to_vec();
     search.box_list.sort_unstable();
+    search.flood.fill(l, &search.occupied, l.player());
     match search.packing_advice(l.player()) {
         Advice::Pack((k, child)) => {
             assert!(child.advised);
