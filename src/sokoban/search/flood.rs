@@ -132,9 +132,10 @@ impl Pulled {
 
 impl Flood {
     /// The player's region after the pull of the box on `from` to `to`, the square the
-    /// player stood on (`occupied` already updated), from this flood's last fill (the
-    /// region before, whose smallest square is `smallest`), when it can be told without
-    /// a new fill; `None` when it cannot.
+    /// player stood on, the player stepping back to `back` (`occupied` already
+    /// updated), from this flood's last fill (the region before, whose smallest square
+    /// is `smallest`): `Ok` when it is told without a fill of the whole region, else
+    /// `Err` with its smallest square, the region filled into `scratch`.
     ///
     /// `from` joins the region when the player reaches one of its other neighbours.
     /// When it does and it also touches free squares the region did not hold, areas
@@ -142,16 +143,21 @@ impl Flood {
     /// that joins. Losing `to` keeps it in one piece when `to` was a dead end of it (its
     /// one neighbour in the region the square the player steps back to: pulls along a
     /// corridor, a third of all pulls on XSokoban 85, where the ring test of
-    /// `after_push` sees the box's old square on the other side and gives up) or when
-    /// the squares around `to` join (`ring_joined`). The smallest square is known
-    /// unless it was `to`.
+    /// `after_push` sees the box's old square on the other side and gives up), when the
+    /// squares around `to` join (`ring_joined`), or else when a search from `back`
+    /// meets every other square of the region next to `to` (`scratch.meets`): it stops
+    /// there, usually a few squares away round a pillar, and only a cut walks the whole
+    /// part the player is left in, which is the fill needed anyway. The smallest square
+    /// is known unless it was `to`.
     pub fn after_pull(
         &self,
+        scratch: &mut Flood,
         level: &Level,
         occupied: &[bool],
         (from, to): (usize, usize),
+        back: usize,
         smallest: usize,
-    ) -> Option<Pulled> {
+    ) -> Result<Pulled, usize> {
         let free_around = |c: usize| {
             Dir::ALL
                 .into_iter()
@@ -159,22 +165,70 @@ impl Flood {
                 .filter(|&n| !occupied[n])
         };
         let holds_left = free_around(from).any(|n| self.reached(n));
-        if holds_left && free_around(from).any(|n| !self.reached(n)) {
-            return None;
+        if smallest == to || holds_left && free_around(from).any(|n| !self.reached(n)) {
+            return Err(scratch.fill(level, occupied, back));
         }
+        let told = Pulled {
+            smallest: match holds_left {
+                true => smallest.min(from),
+                false => smallest,
+            },
+            holds_left,
+        };
         // `from` is free now and the player on the square behind `to`, both next to it.
         let dead_end = free_around(to).count() == 2;
-        if smallest == to || !(dead_end || ring_joined(level, occupied, to)) {
-            return None;
+        if dead_end || ring_joined(level, occupied, to) {
+            return Ok(told);
         }
-        let smallest = match holds_left {
-            true => smallest.min(from),
-            false => smallest,
-        };
-        Some(Pulled {
-            smallest,
-            holds_left,
-        })
+        let mut others = [0; 4];
+        let mut count = 0;
+        for n in free_around(to).filter(|&n| n != from && n != back) {
+            others[count] = n;
+            count += 1;
+        }
+        match scratch.meets(level, occupied, back, &others[..count]) {
+            None => Ok(told),
+            Some(smallest) => Err(smallest),
+        }
+    }
+
+    /// Searches from `from` around the `occupied` squares, breadth first, until it has
+    /// met every square of `others`: `None` then (this flood's marks are a part of the
+    /// area only), else, when the area ends first, its smallest square (this flood
+    /// holds the whole area, as after `fill`).
+    fn meets(
+        &mut self,
+        level: &Level,
+        occupied: &[bool],
+        from: usize,
+        others: &[usize],
+    ) -> Option<usize> {
+        self.current += 1;
+        self.stamp[from] = self.current;
+        self.stack.clear();
+        self.stack.push(from);
+        let mut unmet = others.len();
+        let mut smallest = from;
+        let mut next = 0;
+        while let Some(&c) = self.stack.get(next) {
+            next += 1;
+            smallest = smallest.min(c);
+            for d in Dir::ALL {
+                if let Some(n) = level.neighbour(c, d) {
+                    if self.stamp[n] != self.current && !occupied[n] {
+                        self.stamp[n] = self.current;
+                        self.stack.push(n);
+                        if others.contains(&n) {
+                            unmet -= 1;
+                            if unmet == 0 {
+                                return None;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some(smallest)
     }
 }
 
@@ -255,6 +309,8 @@ mod tests {
         let mut told = [0usize; 3];
         // Pulls told by `after_pull`: also by `after_push`, and not.
         let mut told_pulls = [0usize; 2];
+        let mut filled_pulls = 0;
+        let mut scratch = Flood::new(n);
         for _ in 0..100_000 {
             let mut occupied = vec![false; n];
             for _ in 0..1 + rng.below(6) {
@@ -322,16 +378,34 @@ mod tests {
                 told[kind] += 1;
             }
             if kind == 2 {
-                if let Some(pulled) = before.after_pull(&level, &occupied, (b, target), smallest) {
-                    assert_eq!(pulled.smallest, truth, "pull of {b} to {target}");
-                    for c in 0..n {
-                        assert_eq!(
-                            pulled.reached(&before, (b, target), c),
-                            after.reached(c) && !occupied[c],
-                            "square {c} after the pull of {b} to {target}, {occupied:?}"
-                        );
+                let pulled = before.after_pull(
+                    &mut scratch,
+                    &level,
+                    &occupied,
+                    (b, target),
+                    player_after,
+                    smallest,
+                );
+                let (s, reached) = match pulled {
+                    Ok(pulled) => {
+                        told_pulls[usize::from(pushed.is_none())] += 1;
+                        let reached: Vec<bool> = (0..n)
+                            .map(|c| pulled.reached(&before, (b, target), c))
+                            .collect();
+                        (pulled.smallest, reached)
                     }
-                    told_pulls[usize::from(pushed.is_none())] += 1;
+                    Err(s) => {
+                        filled_pulls += 1;
+                        (s, (0..n).map(|c| scratch.reached(c)).collect())
+                    }
+                };
+                assert_eq!(s, truth, "pull of {b} to {target}");
+                for (c, &reached) in reached.iter().enumerate() {
+                    assert_eq!(
+                        reached,
+                        after.reached(c) && !occupied[c],
+                        "square {c} after the pull of {b} to {target}, {occupied:?}"
+                    );
                 }
             }
         }
@@ -339,5 +413,6 @@ mod tests {
         // pulls `after_push` could not tell too.
         assert!(told.iter().all(|&t| t > 300), "{told:?}");
         assert!(told_pulls.iter().all(|&t| t > 300), "{told_pulls:?}");
+        assert!(filled_pulls > 300, "{filled_pulls}");
     }
 }

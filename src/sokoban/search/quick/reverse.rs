@@ -440,21 +440,30 @@ impl<'a> ReverseSearch<'a> {
         // The player's region, told from the parent's when it can be (one pull), else
         // filled into `child_flood`.
         let parent = usize::from(self.store.player_of(i));
-        let told = match pulls.len() {
-            1 => self
-                .flood
-                .after_pull(level, &self.occupied, (b, to), parent),
-            _ => None,
-        };
-        let smallest = match told {
-            Some(pulled) => {
-                debug_assert_eq!(
-                    pulled.smallest,
-                    self.child_flood.fill(level, &self.occupied, back)
+        let (smallest, told) = match pulls.len() {
+            1 => {
+                let (level, occupied) = (self.level, &self.occupied);
+                let pulled = self.flood.after_pull(
+                    &mut self.child_flood,
+                    level,
+                    occupied,
+                    (b, to),
+                    back,
+                    parent,
                 );
-                pulled.smallest
+                match pulled {
+                    Ok(pulled) => {
+                        // (`child_flood` holds no region after a told pull.)
+                        debug_assert_eq!(
+                            pulled.smallest,
+                            self.child_flood.fill(level, &self.occupied, back)
+                        );
+                        (pulled.smallest, Some(pulled))
+                    }
+                    Err(smallest) => (smallest, None),
+                }
             }
-            None => self.child_flood.fill(level, &self.occupied, back),
+            _ => (self.child_flood.fill(level, &self.occupied, back), None),
         };
         let known = self.store.find(&self.packed, smallest as u16);
         if known.is_some_and(|j| g >= self.g_of[j]) {
