@@ -17,7 +17,9 @@
 //! the share: `rs1/3`; these keep their shares after 15 s, without the quick thread's
 //! late shares), `QUICK_RESCUE=0` (the rescue advisor off), `QUICK_REVERSE=1`
 //! (the reverse search alone; with `QUICK_BOX_MOVES=1` by box moves) and
-//! `QUICK_STRANDED=1` (the reverse search's weight of stranded boxes) for the options.
+//! `QUICK_STRANDED=1` (the reverse search's weight of stranded boxes) and
+//! `QUICK_STARTS_FIRST=1` (the reverse search's ties: fewest boxes off the start squares
+//! first) for the options.
 
 use gridsat::limits::Budget;
 use gridsat::sokoban::check::replay;
@@ -59,6 +61,7 @@ fn main() -> anyhow::Result<()> {
             goal_by_goal: knob("QUICK_GOAL_BY_GOAL") == Some(1),
             shortfall: knob("QUICK_SHORTFALL") != Some(0),
             stranded: knob("QUICK_STRANDED").unwrap_or(0) as u32,
+            starts_first: knob("QUICK_STARTS_FIRST") == Some(1),
             ..Options::default()
         };
         if knob("QUICK_REVERSE") == Some(1) {

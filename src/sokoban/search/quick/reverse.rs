@@ -9,7 +9,8 @@
 //! boxes, is usually open. The search is greedy best-first: the least matching bound
 //! of boxes to the squares where boxes start (pulls a lone box needs), plus a weight
 //! for each stranded box (`Options::stranded`: off the start squares, and the player
-//! can pull it from no side), then the fewest pulls so far, then the newest. The
+//! can pull it from no side), then (`Options::starts_first`) the fewest boxes off the
+//! start squares, then the fewest pulls so far, then the newest. The
 //! bound alone pulls boxes to start squares at the goal room's door early, shutting
 //! the player out of the room with boxes still inside; the search then spends its time
 //! on the boxes outside, whose rearrangements keep the bound (XSokoban 29: its least
@@ -78,6 +79,9 @@ pub(super) struct ReverseSearch<'a> {
     /// How many pulls of the bound a stranded box weighs in the order
     /// (`Options::stranded`; 0: none).
     stranded_weight: u32,
+    /// Whether positions of the same order go first by the fewest boxes off the start
+    /// squares (`Options::starts_first`).
+    starts_first: bool,
     start_square: Vec<bool>,
     paths: BoxPaths,
     /// The moves of the expanded position: box number and pulls.
@@ -107,7 +111,7 @@ pub(super) struct ReverseSearch<'a> {
     store: PositionTable,
     g_of: Vec<u32>,
     closed: Vec<bool>,
-    /// Least matching bound (times a large weight) plus pulls, then the newest.
+    /// Least `key`, then the newest.
     open: BinaryHeap<Reverse<(u64, u32, u32)>>,
     flood: Flood,
     /// The player's region after a pull.
@@ -121,6 +125,10 @@ pub(super) struct ReverseSearch<'a> {
 /// The bound weighs this much more than a pull: the search is greedy, the pulls only
 /// break ties.
 const GREEDY: u64 = 1000;
+
+/// More than the boxes of any level: the boxes off the start squares weigh less in the
+/// order than one pull of the bound.
+const BOXES: u64 = 1 << 16;
 
 /// Most boxes the last expanded position may differ in for its matching to be
 /// repaired rather than a new one solved (one augmenting path per box that moved
@@ -142,6 +150,7 @@ impl<'a> ReverseSearch<'a> {
             below: options.below,
             box_moves: options.box_moves,
             stranded_weight: options.stranded,
+            starts_first: options.starts_first,
             start_square: (0..n).map(|c| level.boxes().contains(&c)).collect(),
             paths: BoxPaths::new(n),
             moves: Vec::new(),
@@ -285,11 +294,9 @@ impl<'a> ReverseSearch<'a> {
             }
             self.g_of.push(0);
             self.closed.push(false);
-            self.open.push(Reverse((
-                u64::from(h0) * GREEDY,
-                u32::MAX - i as u32,
-                i as u32,
-            )));
+            let key = self.key(h0, 0);
+            self.open
+                .push(Reverse((key, u32::MAX - i as u32, i as u32)));
         }
         None
     }
@@ -490,7 +497,7 @@ impl<'a> ReverseSearch<'a> {
                     order +=
                         self.stranded_weight * self.stranded(|c| self.in_region(told, (b, to), c));
                 }
-                let key = u64::from(order) * GREEDY + u64::from(g);
+                let key = self.key(order, g);
                 self.open
                     .push(Reverse((key, u32::MAX - j as u32, j as u32)));
                 self.set_origin(j, i, pulls);
@@ -514,6 +521,22 @@ impl<'a> ReverseSearch<'a> {
 }
 
 impl ReverseSearch<'_> {
+    /// The place in the order of the position with the boxes `self.packed`, `order`
+    /// (its bound and stranded boxes' weight) and `g` pulls: least order, then (with
+    /// `starts_first`) the fewest boxes off the start squares, then the fewest pulls.
+    fn key(&self, order: u32, g: u32) -> u64 {
+        let off_starts = match self.starts_first {
+            false => 0,
+            true => self
+                .packed
+                .iter()
+                .zip(&self.target)
+                .map(|(&boxes, &starts)| u64::from((boxes & !starts).count_ones()))
+                .sum(),
+        };
+        (u64::from(order) * BOXES + off_starts) * GREEDY + u64::from(g)
+    }
+
     /// Whether the child's player region holds `c`: told from the parent's region
     /// (`self.flood`) by `told` after the pull of the box from `b` to `to`, else filled
     /// into `self.child_flood`.
