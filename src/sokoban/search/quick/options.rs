@@ -78,7 +78,13 @@ impl Options {
             self.clearing,
             self.goal_by_goal,
         ) {
-            (true, true, ..) => "reverse by box moves",
+            (true, true, ..) => match (self.stranded, self.starts_first) {
+                (0, false) => "reverse by box moves",
+                (2, true) => {
+                    "reverse by box moves, stranded boxes weighing 2, nearest the start first"
+                }
+                _ => "reverse by box moves, stranded boxes weighed or nearest the start first",
+            },
             (true, false, ..) => match (self.stranded, self.starts_first) {
                 (0, false) => "reverse",
                 (1, false) => "reverse, stranded boxes weighing 1",

@@ -92,21 +92,36 @@ pub fn quick_thread(options: Options) -> [Options; 5] {
     ]
 }
 
-/// The search of `--quick`'s second thread, which takes A*'s core when A* has not
-/// proven anything and no plan is found by a twelfth of the time (`anytime`): box moves
+/// The searches of `--quick`'s second thread, which takes A*'s core when A* has not
+/// proven anything and no plan is found by a twelfth of the time (`anytime`). Box moves
 /// (FESS's macro moves, `Options::box_moves`) with the clearing advisor and the packing
-/// order goal by goal (`Options::goal_by_goal`). On XSokoban it plans 30, 24, 18 and 74
-/// alone in 3, 4, 19 and 43 s, which the quick thread's searches do not plan in 60 s,
-/// and misses many levels those plan within a second, so it runs beside them rather
-/// than in their turns, and alone: 74 needs nearly all of the 55 s (a reverse search
-/// of its own, as before, would repeat the quick thread's at a smaller share).
-pub fn second_thread(options: Options) -> [Options; 1] {
-    [Options {
-        box_moves: true,
-        clearing: true,
-        goal_by_goal: true,
-        ..options
-    }]
+/// order goal by goal (`Options::goal_by_goal`): on XSokoban they plan 30, 24 and 18,
+/// which the quick thread's searches do not plan in 60 s (and 74 with the core to
+/// themselves, after 50-56 s). In turns with them, a share of 5 in 16, the reverse search
+/// by box moves with stranded boxes weighing 2 and ties to the positions nearest the start
+/// (`Options::starts_first`): alone it plans 41 in 0.4 s and 31 in 12 s, which no other
+/// search plans in 60 s (31 in 31 s without the ties, neither without the weight). These
+/// shares plan 31 at 43 s and 18 at 51 s in the real command (2026-12-06, a slow day);
+/// 74 is given up for 31 and 41. They run beside the quick thread rather than in its
+/// turns, since they miss many levels its searches plan within a second.
+pub fn second_thread(options: Options) -> [Options; 2] {
+    [
+        Options {
+            box_moves: true,
+            clearing: true,
+            goal_by_goal: true,
+            share: 11,
+            ..options
+        },
+        Options {
+            reverse: true,
+            box_moves: true,
+            stranded: 2,
+            starts_first: true,
+            share: 5,
+            ..options
+        },
+    ]
 }
 
 /// One of the searches taking turns.
