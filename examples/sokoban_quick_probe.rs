@@ -11,7 +11,8 @@
 //! goal by goal, and two reverse searches), `QUICK_BOX_MOVES=1` (the box-move search),
 //! `QUICK_GOAL_BY_GOAL=1` (the packing order goal by goal),
 //! `QUICK_SHARES=4,4,8,3,3` (with `QUICK_CLEARING=3`: the five searches' shares of each
-//! round of turns), `QUICK_SEARCHES=p4,c4,cg8,r4` (any searches taking turns: letters
+//! round of turns; `QUICK_LATE_SHARE=1`: the plain and clearing searches' share after
+//! 15 s, 0 to set them aside), `QUICK_SEARCHES=p4,c4,cg8,r4` (any searches taking turns: letters
 //! `p` plain, `c` clearing, `b` box moves, `g` goal by goal, `r` reverse, then the
 //! share, and `r` may be followed by `s` and the stranded boxes' weight then `/` and
 //! the share: `rs1/3`; these keep their shares after 15 s, without the quick thread's
@@ -81,6 +82,10 @@ fn main() -> anyhow::Result<()> {
                 for (o, s) in all.iter_mut().zip(shares.split(',')) {
                     o.share = s.parse()?;
                 }
+            }
+            // `QUICK_LATE_SHARE=1`: the plain and clearing searches' share after 15 s.
+            if let Some(late) = knob("QUICK_LATE_SHARE") {
+                all[..2].iter_mut().for_each(|o| o.late_share = Some(late));
             }
             quick::turns::search(&entry.level, &limits, &all)
         } else if knob("QUICK_CLEARING") == Some(2) {

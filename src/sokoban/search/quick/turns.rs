@@ -31,8 +31,9 @@ const QUARTER_TURN: Duration = Duration::from_millis(15);
 
 /// After this long the searches take their `Options::late_share`. On XSokoban the plain
 /// and clearing searches are the first to plan 52 levels, all within 12 s (2026-12-05,
-/// the thread alone at 60 s): later they plan nothing the others do not, and their
-/// shares of 1 instead of 4 give the others more than a third more time.
+/// the thread alone at 60 s): later they plan nothing the others do not, and setting
+/// them aside (a share of 0) gives the others 22/14 of the time they had with the
+/// shares of 4 (16/14 of it with shares of 1, as until 2026-12-06).
 pub const LATE: Duration = Duration::from_secs(15);
 
 /// The two searches that take turns in the quick search's thread (`plans`): `options`
@@ -58,15 +59,16 @@ pub fn with_and_without_clearing(options: Options) -> [Options; 2] {
 /// (and 85 in 29 s), where the reverse search without the weight needed 10, 2 and 45 s
 /// (2026-12-05). Which weight suits a level is not known before, and a level's time
 /// swings with it (16 gets no plan in 40 s with the weight 1, 29 none with 2), so both
-/// run. After `LATE` the plain and clearing searches' shares fall to 1 (`late_share`):
-/// with the other core busy the thread then plans 29 at 42 s, 16 at 38 s, 40 at 35 s
-/// (52, 42-46 and 42 s before). The search weighing stranded boxes by 2 breaks ties in
+/// run. After `LATE` the plain and clearing searches are set aside (`late_share` 0; it
+/// was 1 until 2026-12-06, when the real command then planned 29 at 50.0-50.4 s against
+/// none and 57.8 s, 16 at 39.2-41.6 s against 44.6-44.7 s, and 40 at 41.3-44.1 s against
+/// 43.7-45.5 s, the builds taking turns). The search weighing stranded boxes by 2 breaks ties in
 /// its order by the fewest boxes off the start squares (`Options::starts_first`): alone
 /// it then plans 85 in 5 s (none in 30 s before) and 14 in 0.2 s (1.6 s); the one
 /// weighing them by 1 keeps the fewest pulls, with which it plans 29 in 9 s (33 s).
 pub fn quick_thread(options: Options) -> [Options; 5] {
     let early = Options {
-        late_share: Some(1),
+        late_share: Some(0),
         ..options
     };
     let [plain, clearing] = with_and_without_clearing(early);
@@ -238,11 +240,15 @@ fn take_turns(
         }
     }
     loop {
+        let is_late = began.elapsed() >= late;
+        // A search whose share is 0 is set aside: it keeps its positions but takes no
+        // more turns.
+        let set_aside = |k: usize| options[k].share_when(is_late) == 0;
         for (k, search) in searches.iter_mut().enumerate() {
-            if ended[k].is_some() {
+            if ended[k].is_some() || set_aside(k) {
                 continue;
             }
-            let share = options[k].share_when(began.elapsed() >= late);
+            let share = options[k].share_when(is_late);
             let turn_began = Instant::now();
             let turn = search.turn(limits, share);
             spent[k] += turn_began.elapsed();
@@ -257,9 +263,12 @@ fn take_turns(
                 None => {}
             }
         }
-        if ended.iter().all(Option::is_some) {
+        if (0..ended.len()).all(|k| ended[k].is_some() || set_aside(k)) {
             let mut reasons: Vec<String> = ended.into_iter().flatten().collect();
             reasons.dedup();
+            if reasons.is_empty() {
+                reasons.push("every search was set aside".to_string());
+            }
             return Err(reasons.join("; "));
         }
     }
@@ -327,8 +336,9 @@ mod tests {
         // time in proportion to its share in each part: within one turn of its own (the
         // time limit ends one mid-turn) and a quarter, for the other threads of the
         // tests running beside it. A search whose share was ignored would take 1/5 of
-        // the time, not 2/11 or 4/11 or 3/22 of the first part; the plain search with
-        // its late share ignored would take 0.73 s, not 0.49.
+        // the time, not 2/11 or 4/11 or 3/22 of the first part; the plain search, set
+        // aside in the second part, would take 0.73 s with its late share ignored, not
+        // 0.36.
         let text = std::fs::read_to_string("examples/sokoban/levels/xsokoban.xsb").unwrap();
         let level = parse_levels(&text, LevelFormat::Auto, Some(23))
             .unwrap()
@@ -342,7 +352,7 @@ mod tests {
         let options = quick_thread(Options::default());
         assert_eq!(options.map(|o| o.share), [4, 4, 8, 3, 3]);
         let late_shares = options.map(|o| o.share_when(true));
-        assert_eq!(late_shares, [1, 1, 8, 3, 3]);
+        assert_eq!(late_shares, [0, 0, 8, 3, 3]);
         let mut searches = searchers(&level, &analysis, &orders, &options);
         let limits = Limits {
             budget: Budget::starting_now(Some(Duration::from_secs(4))),
@@ -373,5 +383,42 @@ mod tests {
                 "search {k}: {spent:?}"
             );
         }
+    }
+
+    #[test]
+    fn searches_all_set_aside_end_the_turns() {
+        // Every search's late share is 0 and the turns are late from the start: the
+        // loop must end (not spin) and say why.
+        let text = std::fs::read_to_string("examples/sokoban/levels/xsokoban.xsb").unwrap();
+        let level = parse_levels(&text, LevelFormat::Auto, Some(23))
+            .unwrap()
+            .remove(0)
+            .level;
+        let analysis = Analysis::new(&level);
+        let orders = [
+            PackingOrder::new(&level),
+            PackingOrder::goal_by_goal(&level),
+        ];
+        let options = with_and_without_clearing(Options {
+            late_share: Some(0),
+            ..Options::default()
+        });
+        let mut searches = searchers(&level, &analysis, &orders, &options);
+        let limits = Limits {
+            budget: Budget::starting_now(Some(Duration::from_secs(10))),
+            ..Limits::default()
+        };
+        let mut spent = [Duration::ZERO; 2];
+        let mut stats = QuickStats::default();
+        let found = take_turns(
+            &mut searches,
+            &options,
+            &limits,
+            &mut stats,
+            &mut spent,
+            Duration::ZERO,
+        );
+        assert_eq!(found, Err("every search was set aside".to_string()));
+        assert_eq!(spent, [Duration::ZERO; 2]);
     }
 }
