@@ -170,7 +170,7 @@ pub fn search(level: &Level, limits: &Limits, options: &[Options]) -> (Found, Qu
     if let Some(reason) = static_unsolvable(level, &analysis) {
         return (Err(reason), stats);
     }
-    let orders = [PackingOrder::new(level), PackingOrder::goal_by_goal(level)];
+    let orders = packing_orders(level);
     // The position limit holds for all of them together.
     let limits = Limits {
         max_states: limits.max_states / options.len(),
@@ -190,6 +190,12 @@ pub fn search(level: &Level, limits: &Limits, options: &[Options]) -> (Found, Qu
         stats.add(&search.stats_now());
     }
     (found, stats)
+}
+
+/// The packing orders the searches choose from: by layers, and goal by goal
+/// (`Options::goal_by_goal`), as `searchers` takes them.
+fn packing_orders(level: &Level) -> [PackingOrder; 2] {
+    [PackingOrder::new(level), PackingOrder::goal_by_goal(level)]
 }
 
 /// The searches `options` make, with `orders[0]` the packing order by layers and
@@ -329,6 +335,15 @@ mod tests {
     use crate::sokoban::parse::{parse_levels, LevelFormat};
     use std::time::Duration;
 
+    /// XSokoban 23, which no quick search plans within seconds.
+    fn xsokoban_23() -> Level {
+        let text = std::fs::read_to_string("examples/sokoban/levels/xsokoban.xsb").unwrap();
+        parse_levels(&text, LevelFormat::Auto, Some(23))
+            .unwrap()
+            .remove(0)
+            .level
+    }
+
     #[test]
     fn the_quick_threads_searches_take_time_in_proportion_to_their_shares() {
         // XSokoban 23, which none of them plans: for four seconds they take turns, the
@@ -339,16 +354,9 @@ mod tests {
         // the time, not 2/11 or 4/11 or 3/22 of the first part; the plain search, set
         // aside in the second part, would take 0.73 s with its late share ignored, not
         // 0.36.
-        let text = std::fs::read_to_string("examples/sokoban/levels/xsokoban.xsb").unwrap();
-        let level = parse_levels(&text, LevelFormat::Auto, Some(23))
-            .unwrap()
-            .remove(0)
-            .level;
+        let level = xsokoban_23();
         let analysis = Analysis::new(&level);
-        let orders = [
-            PackingOrder::new(&level),
-            PackingOrder::goal_by_goal(&level),
-        ];
+        let orders = packing_orders(&level);
         let options = quick_thread(Options::default());
         assert_eq!(options.map(|o| o.share), [4, 4, 8, 3, 3]);
         let late_shares = options.map(|o| o.share_when(true));
@@ -389,16 +397,9 @@ mod tests {
     fn searches_all_set_aside_end_the_turns() {
         // Every search's late share is 0 and the turns are late from the start: the
         // loop must end (not spin) and say why.
-        let text = std::fs::read_to_string("examples/sokoban/levels/xsokoban.xsb").unwrap();
-        let level = parse_levels(&text, LevelFormat::Auto, Some(23))
-            .unwrap()
-            .remove(0)
-            .level;
+        let level = xsokoban_23();
         let analysis = Analysis::new(&level);
-        let orders = [
-            PackingOrder::new(&level),
-            PackingOrder::goal_by_goal(&level),
-        ];
+        let orders = packing_orders(&level);
         let options = with_and_without_clearing(Options {
             late_share: Some(0),
             ..Options::default()
