@@ -4,6 +4,7 @@
 
 use gridsat::sokoban::check::replay;
 use gridsat::sokoban::plan::to_lurd;
+use gridsat::sokoban::search::astar::SearchStats;
 use gridsat::sokoban::search::portfolio::{self, Winner};
 use gridsat::sokoban::search::sat::SatOptions;
 use gridsat::sokoban::search::{astar, bfs};
@@ -418,27 +419,21 @@ const WIDE: Room = Room {
     boxed_goal_one_in: 5,
 };
 
-#[test]
-fn the_split_bound_keeps_the_optimum_and_the_unsolvable_verdicts() {
-    let mut rng = Rng::new(0x5_9117_2026);
-    // The split from the first position on, instead of after half a million.
-    let split_at_once = astar::Options {
-        split_after: Some(0),
-        ..astar::Options::default()
-    };
-    let (mut solved, mut unsolvable, mut checked) = (0, 0, 0);
-    let (mut split_on, mut half_searches, mut split_dead) = (0, 0, 0);
-    while checked < 1000 {
+/// A* with `options(k)` on the `k`-th of 1,000 random wide rooms drawn from `seed`,
+/// against the breadth-first search (`same_verdict` asserts the optimum or the
+/// unsolvable verdict), asserting that both kinds were met; A*'s statistics per level.
+fn against_breadth_first(seed: u64, options: impl Fn(usize) -> astar::Options) -> Vec<SearchStats> {
+    let mut rng = Rng::new(seed);
+    let (mut solved, mut unsolvable, mut all_stats) = (0, 0, Vec::new());
+    while all_stats.len() < 1000 {
         let Some(level) = WIDE.draw(&mut rng) else {
             continue;
         };
-        checked += 1;
-        let (by_split, stats) = astar::search_with(&level, &Limits::default(), split_at_once);
+        let (by_astar, stats) =
+            astar::search_with(&level, &Limits::default(), options(all_stats.len()));
+        all_stats.push(stats);
         let by_bfs = bfs::search(&level, &Limits::default());
-        split_on += usize::from(stats.split_searches > 0);
-        half_searches += stats.split_searches;
-        split_dead += stats.split_deadlocks;
-        if same_verdict(&level, &by_bfs, &by_split) {
+        if same_verdict(&level, &by_bfs, &by_astar) {
             solved += 1;
         } else {
             unsolvable += 1;
@@ -448,10 +443,53 @@ fn the_split_bound_keeps_the_optimum_and_the_unsolvable_verdicts() {
         solved > 200 && unsolvable > 100,
         "{solved} solved, {unsolvable} unsolvable"
     );
+    all_stats
+}
+
+#[test]
+fn the_split_bound_keeps_the_optimum_and_the_unsolvable_verdicts() {
+    // The split from the first position on, instead of after half a million.
+    let split_at_once = astar::Options {
+        split_after: Some(0),
+        ..astar::Options::default()
+    };
+    let stats = against_breadth_first(0x5_9117_2026, |_| split_at_once);
+    let split_on = stats.iter().filter(|s| s.split_searches > 0).count();
+    let half_searches: usize = stats.iter().map(|s| s.split_searches).sum();
+    let split_dead: usize = stats.iter().map(|s| s.split_deadlocks).sum();
     // The split must have been at work on some levels (it is used only where it beats
     // the matching bound on the start), not merely switched on.
     assert!(
         split_on > 10 && half_searches > 150 && split_dead > 20,
         "split on {split_on} levels, {half_searches} half searches, {split_dead} split deadlocks"
+    );
+}
+
+#[test]
+fn the_perimeter_bound_keeps_the_optimum_and_the_unsolvable_verdicts() {
+    // The search back from the first position on, instead of after a million, never
+    // dropped; on half the levels as large as the search (it stops at a partial layer),
+    // on the others ten times larger, where it often runs out (every position with a
+    // plan found, the others dead).
+    let perimeter_at_once = |k: usize| astar::Options {
+        perimeter: Some(astar::PerimeterOptions {
+            after: 0,
+            percent: [1000, 100][k % 2],
+            worth: 0,
+        }),
+        ..astar::Options::default()
+    };
+    let stats = against_breadth_first(0x9e71_2026, perimeter_at_once);
+    let raised: usize = stats.iter().map(|s| s.perimeter_raised).sum();
+    let dead: usize = stats.iter().map(|s| s.perimeter_deadlocks).sum();
+    let partial = stats
+        .iter()
+        .filter(|s| s.perimeter_positions > 0 && s.perimeter_depth < u32::MAX)
+        .count();
+    // The perimeter must have been at work, complete and not: raising bounds, and
+    // proving positions dead when the search back ran out.
+    assert!(
+        raised > 300 && dead > 10 && partial > 100,
+        "{raised} bounds raised, {dead} positions dead, {partial} levels with a partial perimeter"
     );
 }

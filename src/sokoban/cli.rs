@@ -127,8 +127,8 @@ pub struct Args {
         help_heading = "Limits"
     )]
     pub max_clauses: usize,
-    /// BFS and A*: give up after storing this many positions [default: 5000000 for BFS,
-    /// 40000000 for A*, about 45 bytes each for Microban-sized levels].
+    /// BFS and A*: give up after storing this many positions, A*'s perimeter bound included
+    /// [default: 5000000 for BFS, 40000000 for A*, about 45 bytes each for Microban-sized levels].
     #[arg(long, value_name = "N", help_heading = "Limits", value_parser = crate::cli::numbers::count)]
     pub max_states: Option<usize>,
     /// Give up rather than look for plans with more pushes than this.
@@ -182,6 +182,10 @@ pub struct Args {
     /// long the search (the optimum is the same).
     #[arg(long, help_heading = "Measurement")]
     pub no_split: bool,
+    /// A*, for measurements: never search back from the solved positions for the
+    /// perimeter bound, however long the search (the optimum is the same).
+    #[arg(long, help_heading = "Measurement")]
+    pub no_perimeter: bool,
 }
 
 /// The optional clause families of the SAT encoding.
@@ -229,6 +233,7 @@ impl Args {
             astar: astar::Options {
                 pi_corrals: !self.no_corrals,
                 split_after: (!self.no_split).then_some(astar::SPLIT_AFTER),
+                perimeter: (!self.no_perimeter).then(astar::PerimeterOptions::default),
             },
         }
     }

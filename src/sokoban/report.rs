@@ -183,7 +183,7 @@ impl LevelReport {
         let mut parts = Vec::new();
         if let Some(s) = &self.search {
             parts.push(format!(
-                "astar: {} positions stored, {} expanded, {} reopened; corrals: {} expansions, {} deadlocks; split: from {} until {}, {} searches of {} positions, {} deadlocks",
+                "astar: {} positions stored, {} expanded, {} reopened; corrals: {} expansions, {} deadlocks; split: from {} until {}, {} searches of {} positions, {} deadlocks; perimeter: {} positions, complete to {}, {:.2} s, {} bounds raised, {} deadlocks",
                 s.stored,
                 s.expanded,
                 s.reopened,
@@ -193,7 +193,15 @@ impl LevelReport {
                 s.split_until,
                 s.split_searches,
                 s.split_positions,
-                s.split_deadlocks
+                s.split_deadlocks,
+                s.perimeter_positions,
+                match s.perimeter_depth {
+                    u32::MAX => "the end".to_string(),
+                    depth => format!("{depth} pushes"),
+                },
+                s.perimeter_seconds,
+                s.perimeter_raised,
+                s.perimeter_deadlocks
             ));
         }
         if let Some(m) = &self.moves_search {

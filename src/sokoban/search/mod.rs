@@ -12,7 +12,8 @@
 //! player's region (`flood`), the matching bound (`heuristic`, which repairs lately
 //! expanded positions' matchings, `saved`), freeze deadlocks
 //! (`freeze`), PI-corrals (`corral`), the expansion of a position into its children
-//! (`expand`), the open list (`open`) and the split bound (`split`).
+//! (`expand`), the open list (`open`), the split bound (`split`) and the perimeter bound
+//! (`perimeter`).
 
 pub mod astar;
 pub mod bfs;
@@ -24,6 +25,7 @@ mod freeze;
 mod heuristic;
 pub mod moves;
 mod open;
+mod perimeter;
 pub mod portfolio;
 mod positions;
 pub mod quick;
