@@ -244,9 +244,14 @@ const CROWDED: Room = Room {
 #[test]
 fn pi_corral_pruning_keeps_the_optimum_and_the_unsolvable_verdicts() {
     let mut rng = Rng::new(0xC0_22A1_2026);
+    // Without the pair bound, which finds many of the same deadlocks first.
+    let with_corrals = astar::Options {
+        pair_bytes: 0,
+        ..astar::Options::default()
+    };
     let every_push = astar::Options {
         pi_corrals: false,
-        ..astar::Options::default()
+        ..with_corrals
     };
     let (mut solved, mut unsolvable, mut checked) = (0, 0, 0);
     let (mut restricted, mut dead) = (0, 0);
@@ -257,7 +262,7 @@ fn pi_corral_pruning_keeps_the_optimum_and_the_unsolvable_verdicts() {
         };
         checked += 1;
         let limits = Limits::default();
-        let (pruned, stats) = astar::search(&level, &limits);
+        let (pruned, stats) = astar::search_with(&level, &limits, with_corrals);
         let (full, _) = astar::search_with(&level, &limits, every_push);
         restricted += stats.corral_expansions;
         dead += stats.corral_deadlocks;
@@ -477,6 +482,7 @@ fn the_perimeter_bound_keeps_the_optimum_and_the_unsolvable_verdicts() {
             percent: [1000, 100][k % 2],
             worth: 0,
         }),
+        pair_bytes: 0,
         ..astar::Options::default()
     };
     let stats = against_breadth_first(0x9e71_2026, perimeter_at_once);
@@ -491,5 +497,24 @@ fn the_perimeter_bound_keeps_the_optimum_and_the_unsolvable_verdicts() {
     assert!(
         raised > 300 && dead > 10 && partial > 100,
         "{raised} bounds raised, {dead} positions dead, {partial} levels with a partial perimeter"
+    );
+}
+
+#[test]
+fn the_pair_bound_keeps_the_optimum_and_the_unsolvable_verdicts() {
+    // The pair bound alone beside the matching (no split, no perimeter), so that every
+    // raised bound and deadlock is its own.
+    let pairs_only = |_| astar::Options {
+        split_after: None,
+        perimeter: None,
+        ..astar::Options::default()
+    };
+    let stats = against_breadth_first(0x9a12_2026, pairs_only);
+    let built = stats.iter().filter(|s| s.pair_bytes > 0).count();
+    let raised: usize = stats.iter().map(|s| s.pair_raised).sum();
+    let dead: usize = stats.iter().map(|s| s.pair_deadlocks).sum();
+    assert!(
+        built > 400 && raised > 200 && dead > 80,
+        "tables on {built} levels, {raised} bounds raised, {dead} positions dead"
     );
 }

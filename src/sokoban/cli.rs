@@ -186,6 +186,10 @@ pub struct Args {
     /// perimeter bound, however long the search (the optimum is the same).
     #[arg(long, help_heading = "Measurement")]
     pub no_perimeter: bool,
+    /// A*, for measurements: never add what pairs of boxes cost together to the
+    /// matching bound (the optimum is the same).
+    #[arg(long, help_heading = "Measurement")]
+    pub no_pairs: bool,
 }
 
 /// The optional clause families of the SAT encoding.
@@ -234,6 +238,7 @@ impl Args {
                 pi_corrals: !self.no_corrals,
                 split_after: (!self.no_split).then_some(astar::SPLIT_AFTER),
                 perimeter: (!self.no_perimeter).then(astar::PerimeterOptions::default),
+                pair_bytes: if self.no_pairs { 0 } else { astar::PAIR_BYTES },
             },
         }
     }

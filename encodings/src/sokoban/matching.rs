@@ -26,7 +26,7 @@ pub fn matching_with_potentials(costs: &[Vec<u32>]) -> Option<(u32, Vec<i64>)> {
 
 /// The Hungarian method with its work arrays kept between calls, for searches that
 /// solve many small matchings (one per position).
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Matcher {
     u: Vec<i64>,
     v: Vec<i64>,
@@ -36,6 +36,25 @@ pub struct Matcher {
     used: Vec<bool>,
     /// The cost standing for a `FORBIDDEN` pair in the last solve.
     forbidden: i64,
+}
+
+impl Clone for Matcher {
+    fn clone(&self) -> Matcher {
+        let mut copy = Matcher::default();
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Reuses this matcher's arrays (searches save a matching per position).
+    fn clone_from(&mut self, source: &Matcher) {
+        self.u.clone_from(&source.u);
+        self.v.clone_from(&source.v);
+        self.owner.clone_from(&source.owner);
+        self.way.clone_from(&source.way);
+        self.minv.clone_from(&source.minv);
+        self.used.clone_from(&source.used);
+        self.forbidden = source.forbidden;
+    }
 }
 
 impl Matcher {

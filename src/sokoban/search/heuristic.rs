@@ -87,6 +87,13 @@ impl Heuristic<'_> {
         Some(bound)
     }
 
+    /// The expanded position's cost matrix (rows in its box order, then rows of zeros
+    /// up to one per goal), its matching's goal dual values and the goal it gives each
+    /// row (see `pairs`).
+    pub(super) fn matrix(&self) -> (&[Vec<u32>], &[i64], &[usize]) {
+        (&self.costs, self.parent.column_potentials(), &self.goal_of)
+    }
+
     /// `expand` for the position numbered `index`, reached from the position numbered
     /// `parent` by pushes of one box: when the parent's matching is still kept (it was
     /// expanded lately with `expand_from`) and the matrix is square, it is renumbered to

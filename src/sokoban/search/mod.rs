@@ -25,6 +25,7 @@ mod freeze;
 mod heuristic;
 pub mod moves;
 mod open;
+mod pairs;
 mod perimeter;
 pub mod portfolio;
 mod positions;

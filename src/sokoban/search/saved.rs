@@ -22,6 +22,9 @@ const SLOTS: usize = 4096;
 #[derive(Default)]
 pub(super) struct SavedMatchings {
     slots: Vec<Saved>,
+    /// Scratch for `renumbered` (it runs once per position taken off an open list).
+    map: Vec<usize>,
+    moved: Vec<usize>,
 }
 
 impl SavedMatchings {
@@ -42,7 +45,7 @@ impl SavedMatchings {
     /// boxes, up to `rows`, keep their place), and the row of the moved box; `None` when
     /// it is not kept or the boxes are not one box apart.
     pub(super) fn renumbered(
-        &self,
+        &mut self,
         parent: usize,
         boxes: &[usize],
         rows: usize,
@@ -53,12 +56,11 @@ impl SavedMatchings {
         if saved.index != parent || old.is_empty() || old.len() != boxes.len() {
             return None;
         }
-        let mut map = Vec::new();
-        let mut moved = Vec::new();
-        if !renumbering(old, boxes, rows, 1, &mut map, &mut moved) || moved.len() != 1 {
+        let (map, moved) = (&mut self.map, &mut self.moved);
+        if !renumbering(old, boxes, rows, 1, map, moved) || moved.len() != 1 {
             return None;
         }
-        saved.matcher.permute_rows_into(&map, out);
+        saved.matcher.permute_rows_into(map, out);
         Some(moved[0])
     }
 }
