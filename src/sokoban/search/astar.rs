@@ -164,7 +164,7 @@ impl Default for Options {
 }
 
 /// The largest pair table built by default.
-pub const PAIR_BYTES: usize = 64 << 20;
+pub const PAIR_BYTES: usize = 256 << 20;
 
 /// Positions the search stores with the matching bound alone before it tries the split
 /// bound: most levels are solved by then, and never pay for the halves' searches.
@@ -358,7 +358,7 @@ fn search_bounded(
     let mut pairs = (options.pair_bytes > 0)
         .then(|| {
             let started = Instant::now();
-            let table = PairTable::new(level, options.pair_bytes, limits);
+            let table = PairTable::new(level, &analysis.dead, options.pair_bytes, limits);
             stats.pair_seconds = started.elapsed().as_secs_f64();
             table
         })

@@ -33,15 +33,14 @@ use crate::sokoban::Limits;
 const NEVER: u8 = u8::MAX;
 
 pub(super) struct PairTable {
-    /// Squares of the level (box squares and player squares alike).
-    squares: usize,
+    layout: Layout,
     goals: Vec<usize>,
-    /// For goals `g1 < g2`, at `pair_index(g1, g2) * squares^3`: the pushes of a box on
-    /// `a` to `g1` and one on `b` to `g2` with the player on `p`, at `(a * n + b) * n + p`
-    /// (capped below `NEVER`, still a bound).
+    /// For goals `g1 < g2`, at `pair_index(g1, g2) * layout.size()`: the pushes of a
+    /// box on `a` to `g1` and one on `b` to `g2` with the player on `p`, at
+    /// `layout.index(a, b, p)` (capped below `NEVER`, still a bound).
     pushes: Vec<u8>,
-    /// The least of `pushes` over the goal pairs, either box on either goal, at
-    /// `(a * n + b) * n + p`: `NEVER` when the two boxes can never both stand on goals.
+    /// The least of `pushes` over the goal pairs, either box on either goal: `NEVER`
+    /// when the two boxes can never both stand on goals.
     any: Vec<u8>,
     /// Scratch for `bound`.
     reduced: Vec<(i64, u16)>,
@@ -49,6 +48,50 @@ pub(super) struct PairTable {
     sorted: Vec<bool>,
     excesses: Vec<(u32, usize, usize)>,
     used: Vec<bool>,
+}
+
+/// Where a placement of two boxes and the player is kept: the boxes on live squares
+/// only (a box on a dead square reaches no goal, and a pull never puts one there),
+/// the player on any square.
+struct Layout {
+    squares: usize,
+    /// Each square's number among the live squares (`u32::MAX`: dead).
+    live: Vec<u32>,
+    lives: usize,
+}
+
+impl Layout {
+    fn new(level: &Level, dead: &[bool]) -> Layout {
+        let mut lives = 0;
+        let live = (0..level.num_cells())
+            .map(|c| {
+                if dead[c] {
+                    u32::MAX
+                } else {
+                    lives += 1;
+                    lives as u32 - 1
+                }
+            })
+            .collect();
+        Layout {
+            squares: level.num_cells(),
+            live,
+            lives,
+        }
+    }
+
+    /// Placements per goal pair.
+    fn size(&self) -> usize {
+        self.lives * self.lives * self.squares
+    }
+
+    /// The placement of boxes on `a` and `b` and the player on `p`; `None` with a box
+    /// on a dead square.
+    fn index(&self, a: usize, b: usize, p: usize) -> Option<usize> {
+        let (a, b) = (self.live[a], self.live[b]);
+        (a != u32::MAX && b != u32::MAX)
+            .then(|| (a as usize * self.lives + b as usize) * self.squares + p)
+    }
 }
 
 /// What the pair bound added to a position's matching bound.
@@ -60,42 +103,49 @@ pub(super) enum PairBound {
 }
 
 impl PairTable {
-    /// The table for `level`, or `None` when it would take more than `max_bytes` (or
-    /// the limits expire while it is built).
-    pub(super) fn new(level: &Level, max_bytes: usize, limits: &Limits) -> Option<PairTable> {
-        let n = level.num_cells();
+    /// The table for `level` (whose dead squares are `dead`), or `None` when it would
+    /// take more than `max_bytes` (or the limits expire while it is built).
+    pub(super) fn new(
+        level: &Level,
+        dead: &[bool],
+        max_bytes: usize,
+        limits: &Limits,
+    ) -> Option<PairTable> {
+        let layout = Layout::new(level, dead);
         let goals = level.goals().to_vec();
         let pairs = goals.len() * goals.len().saturating_sub(1) / 2;
-        let bytes = n.checked_pow(3)?.checked_mul(pairs)?;
-        if pairs == 0 || bytes > max_bytes {
+        let size = layout.size();
+        if pairs == 0 || size.checked_mul(pairs + 1)? > max_bytes {
             return None;
         }
         let mut table = PairTable {
-            squares: n,
+            layout,
             goals,
-            pushes: vec![NEVER; bytes],
-            any: vec![NEVER; n * n * n],
+            pushes: vec![NEVER; size * pairs],
+            any: vec![NEVER; size],
             reduced: Vec::new(),
             u: Vec::new(),
             sorted: Vec::new(),
             excesses: Vec::new(),
             used: Vec::new(),
         };
-        let mut search = PullSearch::new(n);
+        let mut search = PullSearch::default();
         for g1 in 0..table.goals.len() {
             for g2 in g1 + 1..table.goals.len() {
                 if limits.expired() {
                     return None;
                 }
-                let at = table.pair_index(g1, g2) * n * n * n;
-                let (a, b) = (table.goals[g1], table.goals[g2]);
-                search.run(level, (a, b), &mut table.pushes[at..at + n * n * n]);
+                let at = table.pair_index(g1, g2) * size;
+                let goals = (table.goals[g1], table.goals[g2]);
+                let out = &mut table.pushes[at..at + size];
+                search.run(level, &table.layout, goals, out);
             }
         }
-        for pair in table.pushes.chunks_exact(n * n * n) {
+        let (lives, n) = (table.layout.lives, table.layout.squares);
+        for pair in table.pushes.chunks_exact(size) {
             for (s, &c) in pair.iter().enumerate() {
-                let (a, b, p) = (s / (n * n), s / n % n, s % n);
-                for t in [s, (b * n + a) * n + p] {
+                let (a, b, p) = (s / (lives * n), s / n % lives, s % n);
+                for t in [s, (b * lives + a) * n + p] {
                     table.any[t] = table.any[t].min(c);
                 }
             }
@@ -105,7 +155,7 @@ impl PairTable {
 
     /// Bytes held.
     pub(super) fn bytes(&self) -> usize {
-        self.pushes.len()
+        self.pushes.len() + self.any.len()
     }
 
     fn pair_index(&self, g1: usize, g2: usize) -> usize {
@@ -118,23 +168,30 @@ impl PairTable {
     /// The pushes of a box on `a` to goal number `g1` and one on `b` to goal `g2` (two
     /// different goals), alone with the player on `p`.
     fn cost(&self, (a, b): (usize, usize), p: usize, (g1, g2): (usize, usize)) -> u8 {
-        let n = self.squares;
         let ((a, g1), (b, g2)) = if g1 < g2 {
             ((a, g1), (b, g2))
         } else {
             ((b, g2), (a, g1))
         };
-        self.pushes[self.pair_index(g1, g2) * n * n * n + (a * n + b) * n + p]
+        match self.layout.index(a, b, p) {
+            Some(s) => self.pushes[self.pair_index(g1, g2) * self.layout.size() + s],
+            None => NEVER,
+        }
+    }
+
+    /// The least pushes of boxes on `a` and `b` to any two goals, alone with the player
+    /// on `p`.
+    fn least(&self, a: usize, b: usize, p: usize) -> u8 {
+        self.layout.index(a, b, p).map_or(NEVER, |s| self.any[s])
     }
 
     /// Whether, after the box on `from` among `boxes` was pushed to `to`, it and another
     /// box cannot both reach goals, even alone, with the player on `player`: a deadlock
     /// found when a child is made.
     pub(super) fn stuck(&self, (from, to): (usize, usize), boxes: &[usize], player: usize) -> bool {
-        let n = self.squares;
         boxes
             .iter()
-            .any(|&b| b != from && self.any[(to * n + b) * n + player] == NEVER)
+            .any(|&b| b != from && self.least(to, b, player) == NEVER)
     }
 
     /// The excess the pairs of `boxes` add to their matching, whose cost matrix is
@@ -245,28 +302,23 @@ impl PairTable {
 
 /// The search back from two goals: the pushes of every placement of the two boxes and
 /// the player, layer by layer (walking is free, a pull costs one).
+#[derive(Default)]
 struct PullSearch {
     layer: Vec<u32>,
     next: Vec<u32>,
 }
 
 impl PullSearch {
-    fn new(_squares: usize) -> PullSearch {
-        PullSearch {
-            layer: Vec::new(),
-            next: Vec::new(),
-        }
-    }
-
-    /// Fills `out` (`n^3` bytes, all `NEVER`) for boxes ending on `goals`.
-    fn run(&mut self, level: &Level, goals: (usize, usize), out: &mut [u8]) {
-        let n = level.num_cells();
-        let index = |a: usize, b: usize, p: usize| (a * n + b) * n + p;
+    /// Fills `out` (`layout.size()` bytes, all `NEVER`) for boxes ending on `goals`.
+    fn run(&mut self, level: &Level, layout: &Layout, goals: (usize, usize), out: &mut [u8]) {
+        let (lives, n) = (layout.lives, layout.squares);
+        // The squares by live number, to read a placement back.
+        let cells: Vec<usize> = (0..n).filter(|&c| layout.live[c] != u32::MAX).collect();
         self.layer.clear();
         self.next.clear();
         for p in 0..n {
             if p != goals.0 && p != goals.1 {
-                let s = index(goals.0, goals.1, p);
+                let s = layout.index(goals.0, goals.1, p).expect("goals are live");
                 out[s] = 0;
                 self.layer.push(s as u32);
             }
@@ -281,7 +333,7 @@ impl PullSearch {
                 if out[s] != depth {
                     continue;
                 }
-                let (a, b, p) = (s / (n * n), s / n % n, s % n);
+                let (a, b, p) = (cells[s / (lives * n)], cells[s / n % lives], s % n);
                 for dir in Dir::ALL {
                     let Some(q) = level.neighbour(p, dir) else {
                         continue;
@@ -294,17 +346,22 @@ impl PullSearch {
                         if back == a || back == b || depth + 1 == NEVER {
                             continue;
                         }
-                        let t = if q == a {
-                            index(p, b, back)
+                        let pulled = if q == a {
+                            layout.index(p, b, back)
                         } else {
-                            index(a, p, back)
+                            layout.index(a, p, back)
+                        };
+                        // (A pulled box always stands where it can reach a goal.)
+                        let Some(t) = pulled else {
+                            debug_assert!(false, "a pull onto a dead square");
+                            continue;
                         };
                         if out[t] == NEVER {
                             out[t] = depth + 1;
                             self.next.push(t as u32);
                         }
                     } else {
-                        let t = index(a, b, q);
+                        let t = layout.index(a, b, q).expect("the boxes stay");
                         if out[t] > depth {
                             // (Possibly found a layer deeper by a pull: walking is cheaper.)
                             out[t] = depth;
@@ -406,10 +463,11 @@ mod tests {
         for entry in parse_levels(LEVELS, LevelFormat::Auto, None).unwrap() {
             let level = entry.level;
             let n = level.num_cells();
-            let table = PairTable::new(&level, usize::MAX, &Limits::default()).unwrap();
+            let dead = Analysis::new(&level).dead;
+            let table = PairTable::new(&level, &dead, usize::MAX, &Limits::default()).unwrap();
             let goals = level.goals();
             // Boxes mostly off the dead squares, so that many pairs have a plan.
-            let live: Vec<usize> = (0..n).filter(|&c| !Analysis::new(&level).dead[c]).collect();
+            let live: Vec<usize> = (0..n).filter(|&c| !dead[c]).collect();
             for k in 0..300 {
                 let square = |below: &mut dyn FnMut(usize) -> usize| match k % 4 {
                     0 => below(n),
@@ -433,7 +491,7 @@ mod tests {
                 assert_eq!((best != NEVER).then_some(u32::from(best)), expected);
                 // The least over every goal pair: a deadlock exactly when no two goals
                 // can be reached.
-                let any = table.any[(a * n + b) * n + p];
+                let any = table.least(a, b, p);
                 let every: Vec<usize> = goals.to_vec();
                 let freely = optimum(&room(&level, &[a, b], &every, p));
                 assert_eq!((any != NEVER).then_some(u32::from(any)), freely);
@@ -456,7 +514,8 @@ mod tests {
             let n = level.num_cells();
             let analysis = Analysis::new(&level);
             let live: Vec<usize> = (0..n).filter(|&c| !analysis.dead[c]).collect();
-            let mut table = PairTable::new(&level, usize::MAX, &Limits::default()).unwrap();
+            let mut table =
+                PairTable::new(&level, &analysis.dead, usize::MAX, &Limits::default()).unwrap();
             let mut heuristic = Heuristic::new(&level, &analysis);
             for _ in 0..300 {
                 let mut boxes: Vec<usize> = Vec::new();
