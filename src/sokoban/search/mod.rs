@@ -30,6 +30,8 @@ mod perimeter;
 pub mod portfolio;
 mod positions;
 pub mod quick;
+#[cfg(test)]
+mod rooms;
 pub mod sat;
 mod saved;
 mod split;

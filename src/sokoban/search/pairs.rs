@@ -381,11 +381,9 @@ impl PullSearch {
 mod tests {
     use super::*;
     use crate::sokoban::parse::{parse_levels, LevelFormat};
-    use crate::sokoban::search::bfs;
     use crate::sokoban::search::heuristic::Heuristic;
-    use crate::sokoban::Outcome;
-    use gridsat_encodings::grid::Cell;
-    use gridsat_encodings::sokoban::{Analysis, Square};
+    use crate::sokoban::search::rooms::{draws, optimum, room};
+    use gridsat_encodings::sokoban::Analysis;
 
     /// Small rooms: open with pillars, a corridor with a pocket, a cross.
     const LEVELS: &str = "\
@@ -414,48 +412,6 @@ mod tests {
 #######
 ";
 
-    /// `level`'s walls with boxes on `boxes`, goals on `goals` and the player on `player`.
-    fn room(level: &Level, boxes: &[usize], goals: &[usize], player: usize) -> Level {
-        let grid: Vec<Vec<Square>> = (0..level.rows())
-            .map(|r| {
-                (0..level.cols())
-                    .map(|c| match level.cell_at(Cell::new(r, c)) {
-                        Some(cell) => Square {
-                            wall: false,
-                            goal: goals.contains(&cell),
-                            boxed: boxes.contains(&cell),
-                            player: cell == player,
-                        },
-                        None => Square {
-                            wall: true,
-                            ..Square::default()
-                        },
-                    })
-                    .collect()
-            })
-            .collect();
-        Level::new(&grid).expect("a position of a level is a level")
-    }
-
-    fn optimum(level: &Level) -> Option<u32> {
-        match bfs::search(level, &Limits::default()) {
-            Outcome::Solved(plan) => Some(plan.pushes.len() as u32),
-            Outcome::Unsolvable { .. } => None,
-            other => panic!("{other:?}"),
-        }
-    }
-
-    /// A small generator, so that the draws are the same on every run.
-    fn draws(seed: u64) -> impl FnMut(usize) -> usize {
-        let mut state = seed;
-        move |n| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as usize % n
-        }
-    }
-
     #[test]
     fn the_table_holds_what_two_boxes_alone_need() {
         let mut below = draws(0x9a12_7ab1e);
@@ -481,7 +437,8 @@ mod tests {
                 }
                 // The two boxes on `a` and `b`, the goals `g1` and `g2` only: either box
                 // may take either goal.
-                let alone = room(&level, &[a, b], &[goals[g1], goals[g2]], p);
+                let (pair, ends) = ([a, b], [goals[g1], goals[g2]]);
+                let alone = room(&level, |c| pair.contains(&c), |c| ends.contains(&c), p);
                 let best = [(g1, g2), (g2, g1)]
                     .map(|gs| table.cost((a, b), p, gs))
                     .into_iter()
@@ -492,8 +449,12 @@ mod tests {
                 // The least over every goal pair: a deadlock exactly when no two goals
                 // can be reached.
                 let any = table.least(a, b, p);
-                let every: Vec<usize> = goals.to_vec();
-                let freely = optimum(&room(&level, &[a, b], &every, p));
+                let freely = optimum(&room(
+                    &level,
+                    |c| pair.contains(&c),
+                    |c| level.is_goal(c),
+                    p,
+                ));
                 assert_eq!((any != NEVER).then_some(u32::from(any)), freely);
                 solvable += usize::from(expected.is_some());
                 stuck += usize::from(freely.is_none());
@@ -533,7 +494,12 @@ mod tests {
                 let Some(matching) = heuristic.expand(&boxes, player) else {
                     continue;
                 };
-                let pushes = optimum(&room(&level, &boxes, level.goals(), player));
+                let pushes = optimum(&room(
+                    &level,
+                    |c| boxes.contains(&c),
+                    |c| level.is_goal(c),
+                    player,
+                ));
                 checked += 1;
                 match table.bound(&boxes, player, heuristic.matrix()) {
                     PairBound::Dead => {

@@ -181,9 +181,13 @@ impl<'a> Perimeter<'a> {
 mod tests {
     use super::*;
     use crate::sokoban::parse::{parse_levels, LevelFormat};
-    use crate::sokoban::search::bfs;
-    use crate::sokoban::Outcome;
-    use gridsat_encodings::sokoban::{Analysis, Square};
+    use crate::sokoban::search::rooms::{draws, optimum, room};
+    use gridsat_encodings::sokoban::Analysis;
+
+    /// `level` with its boxes on the `occupied` squares and the player on `player`.
+    fn moved(level: &Level, occupied: &[bool], player: usize) -> Level {
+        room(level, |c| occupied[c], |c| level.is_goal(c), player)
+    }
 
     /// Small rooms: open, a corridor, a cross where boxes cut the player's regions, and
     /// one with pillars and a pocket.
@@ -220,40 +224,6 @@ mod tests {
 #.      #
 #########
 ";
-
-    /// `level` with its boxes on `boxes` and the player on `player`.
-    fn moved(level: &Level, boxes: &[bool], player: usize) -> Level {
-        let grid: Vec<Vec<Square>> = (0..level.rows())
-            .map(|r| {
-                (0..level.cols())
-                    .map(
-                        |c| match level.cell_at(gridsat_encodings::grid::Cell::new(r, c)) {
-                            Some(cell) => Square {
-                                wall: false,
-                                goal: level.is_goal(cell),
-                                boxed: boxes[cell],
-                                player: cell == player,
-                            },
-                            None => Square {
-                                wall: true,
-                                ..Square::default()
-                            },
-                        },
-                    )
-                    .collect()
-            })
-            .collect();
-        Level::new(&grid).expect("a position of a level is a level")
-    }
-
-    /// The fewest pushes from `level`'s position, `None` if it has no plan.
-    fn optimum(level: &Level) -> Option<u32> {
-        match bfs::search(level, &Limits::default()) {
-            Outcome::Solved(plan) => Some(plan.pushes.len() as u32),
-            Outcome::Unsolvable { .. } => None,
-            other => panic!("{other:?}"),
-        }
-    }
 
     #[test]
     fn every_position_searched_back_needs_exactly_its_pushes_to_go() {
@@ -324,13 +294,7 @@ mod tests {
 
     #[test]
     fn a_perimeter_searched_to_the_end_tells_the_positions_without_a_plan() {
-        let mut rng = 0x5eed_2026_u64;
-        let mut below = |n: usize| {
-            rng = rng
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (rng >> 33) as usize % n
-        };
+        let mut below = draws(0x5eed_2026);
         let (mut solvable, mut dead) = (0, 0);
         for entry in parse_levels(LEVELS, LevelFormat::Auto, None).unwrap() {
             let level = entry.level;
