@@ -9,6 +9,7 @@ use gridsat::sokoban::search::portfolio::{self, Winner};
 use gridsat::sokoban::search::sat::SatOptions;
 use gridsat::sokoban::search::{astar, bfs};
 use gridsat::sokoban::{Limits, Outcome};
+use gridsat_encodings::sokoban::analysis::push_parity;
 use gridsat_encodings::sokoban::Level;
 
 mod common;
@@ -517,4 +518,56 @@ fn the_pair_bound_keeps_the_optimum_and_the_unsolvable_verdicts() {
         built > 400 && raised > 200 && dead > 80,
         "tables on {built} levels, {raised} bounds raised, {dead} positions dead"
     );
+}
+
+#[test]
+fn a_plan_known_beside_astar_leaves_it_to_prove_no_shorter_one() {
+    // The portfolio's quick search shares its plans with A* (`Limits::known`): A* then
+    // stores no position past the ceiling, one push under the plan, and ends with the
+    // plan's pushes as its bound when no shorter plan exists; with a longer plan known it
+    // still finds the optimum. The same ceiling serves `--max-pushes`.
+    let mut rng = Rng::new(0xCE11_2026);
+    let (mut checked, mut cut) = (0, 0);
+    while checked < 300 {
+        let Some(level) = WIDE.draw(&mut rng) else {
+            continue;
+        };
+        let Outcome::Solved(best) = bfs::search(&level, &Limits::default()) else {
+            continue;
+        };
+        let optimum = best.pushes.len();
+        if optimum == 0 {
+            continue;
+        }
+        checked += 1;
+        let step = if push_parity(&level).is_some() { 2 } else { 1 };
+        let known = |pushes: usize| {
+            let limits = Limits::default();
+            limits.known.plan_found(pushes);
+            limits
+        };
+        let at_the_optimum = known(optimum);
+        let (outcome, stats) = astar::search(&level, &at_the_optimum);
+        cut += stats.ceiling_cuts;
+        match outcome {
+            Outcome::GaveUp { no_plan_below, .. } => {
+                assert_eq!(no_plan_below, optimum, "{level:?}");
+            }
+            other => panic!("{other:?} with a plan of {optimum} known on {level:?}"),
+        }
+        assert!(at_the_optimum.known.bound() <= optimum, "{level:?}");
+        let longer = known(optimum + step);
+        let (outcome, stats) = astar::search(&level, &longer);
+        cut += stats.ceiling_cuts;
+        assert_eq!(verified_pushes(&level, &outcome), Some(optimum));
+        let capped = Limits {
+            max_pushes: Some(optimum - 1),
+            ..Limits::default()
+        };
+        match astar(&level, &capped) {
+            Outcome::GaveUp { no_plan_below, .. } => assert_eq!(no_plan_below, optimum),
+            other => panic!("{other:?} under --max-pushes {} on {level:?}", optimum - 1),
+        }
+    }
+    assert!(cut > 1000, "{cut} children cut at the ceiling");
 }

@@ -6,9 +6,12 @@
 use gridsat::sokoban::check::replay;
 use gridsat::sokoban::plan::to_lurd;
 use gridsat::sokoban::search::bfs;
+use gridsat::sokoban::search::quick::plans::{plans, Improve, QuickEvent};
 use gridsat::sokoban::search::quick::{self, anytime, Options};
 use gridsat::sokoban::{Limits, Outcome};
+use gridsat_encodings::sokoban::analysis::push_parity;
 use gridsat_encodings::sokoban::{Level, Push};
+use std::time::Instant;
 
 mod common;
 use common::sokoban::{gridsat_sokoban, level, Room};
@@ -748,4 +751,57 @@ fn xsokoban_90_is_planned_with_the_packing_order_goal_by_goal_not_by_layers() {
     assert!(found.is_err(), "by layers: {} pushes", found.unwrap().len());
     let thread = quick::turns::quick_thread(Options::default());
     assert!(thread.iter().any(|o| o.name() == "clearing, goal by goal"));
+}
+
+/// The plans `quick::plans::plans` hands over on `level` with `improve`, the bound
+/// `bound` proven beside it, and why it stopped; the pushes of the plan it shared.
+fn plans_near(level: &Level, improve: Improve, bound: usize) -> (Vec<usize>, String, usize) {
+    let limits = Limits::default();
+    limits.known.bound_proven(bound);
+    let events = std::cell::RefCell::new((Vec::new(), String::new()));
+    let searches = quick::turns::quick_thread(Options::default());
+    plans(
+        level,
+        &limits,
+        &searches,
+        improve,
+        Instant::now(),
+        |event| {
+            let mut events = events.borrow_mut();
+            match event {
+                QuickEvent::Plan(plan, _) => events.0.push(plan.len()),
+                QuickEvent::Done(reason, _) => events.1 = reason,
+            }
+            true
+        },
+    );
+    let (pushes, reason) = events.into_inner();
+    (pushes, reason, limits.known.plan().unwrap_or(usize::MAX))
+}
+
+#[test]
+fn the_portfolios_quick_thread_leaves_the_last_step_to_the_proof() {
+    // Beside A* and SAT on two cores, the quick search stops improving once only an
+    // optimal plan could be shorter than its own; with no such bound it improves as
+    // `--quick` does. Every plan it finds is shared (`Limits::known`).
+    let mut improved = 0;
+    for (name, level, optimum) in microban() {
+        let step = if push_parity(&level).is_some() { 2 } else { 1 };
+        let (all, _, shared) = plans_near(&level, Improve::Always, 0);
+        assert!(all.windows(2).all(|w| w[0] > w[1]), "{name}: {all:?}");
+        assert_eq!(shared, *all.last().unwrap(), "{name}");
+        assert!(shared >= optimum, "{name}");
+        let (unbounded, _, _) = plans_near(&level, Improve::UntilNearBound, 0);
+        if all[0] > step {
+            assert_eq!(unbounded, all, "{name}");
+        }
+        if all.len() > 1 {
+            improved += 1;
+            let near = all[0] - step;
+            let (first, reason, _) = plans_near(&level, Improve::UntilNearBound, near);
+            assert_eq!(first, all[..1], "{name}");
+            assert!(reason.contains("left to the proof"), "{name}: {reason}");
+        }
+    }
+    assert!(improved >= 3, "{improved} levels with more than one plan");
 }

@@ -252,6 +252,7 @@ impl Args {
             max_pushes: self.max_pushes,
             max_plans: self.max_plans.max(1),
             max_move_states: self.max_move_states,
+            known: Default::default(),
         }
     }
 }

@@ -14,6 +14,8 @@ pub mod search;
 
 use crate::limits::Budget;
 use gridsat_encodings::sokoban::Push;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// A plan and what is proven about it.
 #[derive(Clone, Debug)]
@@ -83,6 +85,50 @@ pub struct Limits {
     pub max_plans: usize,
     /// After A*: most positions the fewest-moves search stores (`moves`); 0 skips it.
     pub max_move_states: usize,
+    /// What the searches sharing these limits (a portfolio's) have found so far: a
+    /// search that proves optimality need only look for plans shorter than the best one
+    /// found, and a search for plans need look for none shorter than the bound proven.
+    pub known: Known,
+}
+
+/// The fewest pushes of any plan found so far, and the bound proven so far, shared
+/// between threads (see `Limits::known`).
+#[derive(Clone, Debug)]
+pub struct Known {
+    plan: Arc<AtomicUsize>,
+    bound: Arc<AtomicUsize>,
+}
+
+impl Default for Known {
+    fn default() -> Known {
+        Known {
+            plan: Arc::new(AtomicUsize::new(usize::MAX)),
+            bound: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+}
+
+impl Known {
+    /// A plan of `pushes` was found. Release and acquire: a search that reads it sees
+    /// everything its finder did before (in particular, sending the plan).
+    pub fn plan_found(&self, pushes: usize) {
+        self.plan.fetch_min(pushes, Ordering::Release);
+    }
+
+    /// The fewest pushes of a plan found so far.
+    pub fn plan(&self) -> Option<usize> {
+        Some(self.plan.load(Ordering::Acquire)).filter(|&p| p < usize::MAX)
+    }
+
+    /// No plan has fewer than `pushes`.
+    pub fn bound_proven(&self, pushes: usize) {
+        self.bound.fetch_max(pushes, Ordering::Relaxed);
+    }
+
+    /// The bound proven so far (0: none).
+    pub fn bound(&self) -> usize {
+        self.bound.load(Ordering::Relaxed)
+    }
 }
 
 impl Default for Limits {
@@ -94,6 +140,7 @@ impl Default for Limits {
             max_pushes: None,
             max_plans: 1000,
             max_move_states: 4_000_000,
+            known: Known::default(),
         }
     }
 }

@@ -183,7 +183,7 @@ impl LevelReport {
         let mut parts = Vec::new();
         if let Some(s) = &self.search {
             parts.push(format!(
-                "astar: {} positions stored, {} expanded, {} reopened; corrals: {} expansions, {} deadlocks; split: from {} until {}, {} searches of {} positions, {} deadlocks; perimeter: {} positions, complete to {}, {:.2} s, {} bounds raised, {} deadlocks; pairs: {} bytes, {:.2} s, {} bounds raised, {} deadlocks",
+                "astar: {} positions stored, {} expanded, {} reopened; corrals: {} expansions, {} deadlocks; split: from {} until {}, {} searches of {} positions, {} deadlocks; perimeter: {} positions, complete to {}, {:.2} s, {} bounds raised, {} deadlocks; pairs: {} bytes, {:.2} s, {} bounds raised, {} deadlocks; {} children past the ceiling",
                 s.stored,
                 s.expanded,
                 s.reopened,
@@ -205,7 +205,8 @@ impl LevelReport {
                 s.pair_bytes,
                 s.pair_seconds,
                 s.pair_raised,
-                s.pair_deadlocks
+                s.pair_deadlocks,
+                s.ceiling_cuts
             ));
         }
         if let Some(m) = &self.moves_search {

@@ -108,6 +108,9 @@ pub struct SearchStats {
     pub pair_seconds: f64,
     pub pair_raised: usize,
     pub pair_deadlocks: usize,
+    /// Children not stored because their bound passed the ceiling: `--max-pushes`, or
+    /// one push fewer than a plan another search found (see `ceiling`).
+    pub ceiling_cuts: usize,
 }
 
 /// Which optional pruning and bounds the search uses (every setting proves the same
@@ -371,18 +374,35 @@ fn search_bounded(
         options.perimeter = None;
     }
     let raised = |e: u32| if boxes_equal_goals { e + e % 2 } else { e };
+    // The least bound of a child cut at the ceiling: with the open list empty, a bound
+    // on every plan.
+    let mut least_cut = u32::MAX;
     while let Some((f, i)) = open.pop() {
         // Stale entries: the position was expanded, or queued again with a smaller `f`.
         if closed[i] || f != g_of[i] + u32::from(h_of[i]) {
             continue;
         }
-        bound = bound.max(f);
+        if f > bound {
+            bound = f;
+            limits.known.bound_proven(bound as usize);
+        }
         let gave_up = |reason: String| Outcome::GaveUp {
             reason,
             no_plan_below: bound as usize,
         };
-        if limits.max_pushes.is_some_and(|m| f as usize > m) {
-            return (gave_up("push limit".into()), stats);
+        // Past the ceiling: so is every position left (the open list gives the least
+        // f first).
+        let ceiling = ceiling(limits);
+        if f > ceiling.pushes {
+            let reason = ceiling.reason.into();
+            let no_plan_below = least_cut.min(f) as usize;
+            return (
+                Outcome::GaveUp {
+                    reason,
+                    no_plan_below,
+                },
+                stats,
+            );
         }
         if stats.expanded % 1024 == 0 {
             if limits.expired() {
@@ -545,6 +565,13 @@ fn search_bounded(
                     0 => 0,
                     _ => matching.max(u32::from(h_of[i]).saturating_sub(1)),
                 };
+                // A child past the ceiling is not stored: no plan worth finding goes
+                // through it, and on hard levels most children are such.
+                if g + 1 + h > ceiling.pushes {
+                    stats.ceiling_cuts += 1;
+                    least_cut = least_cut.min(g + 1 + h);
+                    return ControlFlow::Continue(());
+                }
                 // Two boxes that cannot both reach goals even alone: checked for the
                 // pushed box before the child is stored.
                 if let Some(pairs) = &pairs {
@@ -596,11 +623,42 @@ fn search_bounded(
         }
     }
     stats.stored = store.len();
+    if least_cut < u32::MAX {
+        let reason = ceiling(limits).reason.into();
+        let no_plan_below = least_cut as usize;
+        return (
+            Outcome::GaveUp {
+                reason,
+                no_plan_below,
+            },
+            stats,
+        );
+    }
     let reason = format!(
         "the A* search exhausted all {} positions reachable without a deadlock and none is solved",
         store.len()
     );
     (Outcome::Unsolvable { reason }, stats)
+}
+
+/// The most pushes a plan worth finding may have, and why.
+struct Ceiling {
+    pushes: u32,
+    reason: &'static str,
+}
+
+/// `--max-pushes`, or one push fewer than a plan another search found (the quick search
+/// beside A*): proving that no shorter plan exists proves that one optimal.
+fn ceiling(limits: &Limits) -> Ceiling {
+    let known = limits.known.plan().map(|p| p.saturating_sub(1));
+    let (pushes, reason) = match (limits.max_pushes, known) {
+        (m, Some(k)) if m.is_none_or(|m| k < m) => (k, "no plan shorter than the one found"),
+        (m, _) => (m.unwrap_or(usize::MAX), "push limit"),
+    };
+    Ceiling {
+        pushes: u32::try_from(pushes).unwrap_or(u32::MAX),
+        reason,
+    }
 }
 
 /// A bound is stored in 16 bits; a smaller bound is still a bound.

@@ -17,11 +17,11 @@
 
 use super::astar;
 use super::moves::{self, MovesReport};
-use super::quick::plans::{plans, unproven_outcome, BestPlan, QuickEvent, QuickReport};
+use super::quick::plans::{plans, unproven_outcome, BestPlan, Improve, QuickEvent, QuickReport};
 use super::quick::{turns, Options};
 use super::sat::{solve_with, EncodingSize, Progress, SatOptions};
 use crate::limits::GRACE;
-use crate::sokoban::{Limits, Outcome};
+use crate::sokoban::{Known, Limits, Outcome};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
@@ -195,8 +195,11 @@ impl Portfolio {
     ) -> anyhow::Result<PortfolioResult> {
         let started = Instant::now();
         let (tx, rx) = mpsc::channel();
+        // The plans the quick search finds, shared with A* (see `Limits::known`).
+        let known = Known::default();
         let child = || Limits {
             budget: limits.budget.child(),
+            known: known.clone(),
             ..limits.clone()
         };
         let (sat_limits, astar_limits, quick_limits) = (child(), child(), child());
@@ -253,7 +256,12 @@ impl Portfolio {
         let mut quick = Some(move || {
             let level = level.clone();
             std::thread::spawn(move || {
-                let improve = quick_limits.budget.deadline().is_some();
+                // Three threads on two cores: the quick one leaves the last step to A*
+                // and SAT.
+                let improve = match quick_limits.budget.deadline() {
+                    Some(_) => Improve::UntilNearBound,
+                    None => Improve::No,
+                };
                 let searches = turns::quick_thread(Options::default());
                 plans(
                     &level,

@@ -280,6 +280,13 @@ pub fn solve_with(
     progress: &mut dyn FnMut(Progress),
 ) -> anyhow::Result<Outcome> {
     let SatOptions { pruning, trace } = options;
+    // Bounds proven are shared with the searches beside this one (`Limits::known`).
+    let progress = &mut |p: Progress| {
+        if let Progress::NoPlanBelow(b) = p {
+            limits.known.bound_proven(b);
+        }
+        progress(p)
+    };
     let analysis = Analysis::new(level);
     if let Some(reason) = static_unsolvable(level, &analysis) {
         return Ok(Outcome::Unsolvable { reason });

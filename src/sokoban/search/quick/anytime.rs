@@ -18,12 +18,12 @@
 //! Without a deadline the first plan ends the level: A* is stopped and its bound taken.
 //! A plan whose pushes the bound reaches is push-optimal after all, and says so.
 
-use super::plans::{plans, unproven_outcome, BestPlan, QuickEvent, QuickReport};
+use super::plans::{plans, unproven_outcome, BestPlan, Improve, QuickEvent, QuickReport};
 use super::{turns, Options};
 use crate::limits::GRACE;
 use crate::sokoban::search::astar::{self, SearchStats};
 use crate::sokoban::search::moves::{self, MovesReport};
-use crate::sokoban::{Limits, Outcome};
+use crate::sokoban::{Known, Limits, Outcome};
 use gridsat_encodings::sokoban::{Analysis, Level};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -60,8 +60,11 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
     let started = Instant::now();
     let improve = limits.budget.deadline().is_some();
     let (tx, rx) = mpsc::channel();
+    // The plans the quick search finds, shared with A* (see `Limits::known`).
+    let known = Known::default();
     let child = || Limits {
         budget: limits.budget.child(),
+        known: known.clone(),
         ..limits.clone()
     };
     let (astar_limits, quick_limits, second_limits) = (child(), child(), child());
@@ -78,6 +81,11 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
     let quick_thread = |searches: Vec<Options>, limits: Limits| {
         let (level, tx) = (level.clone(), tx.clone());
         std::thread::spawn(move || {
+            let improve = if improve {
+                Improve::Always
+            } else {
+                Improve::No
+            };
             plans(&level, &limits, &searches, improve, started, |event| {
                 tx.send(Message::Quick(event)).is_ok()
             })

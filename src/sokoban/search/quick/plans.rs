@@ -6,8 +6,23 @@
 use super::{turns, Options, QuickStats};
 use crate::error::InternalError;
 use crate::sokoban::{Limits, Outcome};
+use gridsat_encodings::sokoban::analysis::push_parity;
 use gridsat_encodings::sokoban::{Level, Push};
 use std::time::Instant;
+
+/// Whether the quick search goes on after its first plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Improve {
+    /// The first plan ends it.
+    No,
+    /// Shorter plans until none is found or the time is up.
+    Always,
+    /// Shorter plans, but not once only an optimal plan could be shorter (the plan one
+    /// push from the bound proven, two when every plan has the same parity): that plan
+    /// is what the searches that prove look for, and better than we do, so a thread
+    /// sharing their cores leaves them the time (the portfolio's third thread).
+    UntilNearBound,
+}
 
 /// What the quick search's thread reports.
 pub enum QuickEvent {
@@ -26,7 +41,7 @@ pub fn plans(
     level: &Level,
     limits: &Limits,
     searches: &[Options],
-    improve: bool,
+    improve: Improve,
     started: Instant,
     send: impl Fn(QuickEvent) -> bool,
 ) {
@@ -48,11 +63,22 @@ pub fn plans(
         match found {
             Ok(plan) => {
                 let pushes = plan.len() as u32;
+                let len = plan.len();
                 if !send(QuickEvent::Plan(plan, started.elapsed().as_secs_f64())) {
                     return;
                 }
-                if !improve || pushes == 0 {
+                // From now on the searches sharing these limits (A* beside us) need look
+                // only for shorter plans; announced after the plan was sent, so that
+                // whoever hears A* conclude from it has the plan already.
+                limits.known.plan_found(len);
+                if improve == Improve::No || pushes == 0 {
                     break "stopped at the first plan".to_string();
+                }
+                let step = if push_parity(level).is_some() { 2 } else { 1 };
+                if improve == Improve::UntilNearBound && len <= limits.known.bound() + step {
+                    break format!(
+                        "no plan shorter than {pushes} pushes but an optimal one, left to the proof"
+                    );
                 }
                 for options in &mut searches {
                     options.below = Some(pushes);
