@@ -53,7 +53,7 @@
 //! reporting the least `f` of the open list as the bound proven.
 
 use super::corral::{Corrals, Pruning};
-use super::expand::for_each_child;
+use super::expand::{for_each_child, Skip};
 use super::flood::Flood;
 use super::freeze::Freeze;
 use super::heuristic::{Heuristic, MAX_CELLS};
@@ -549,6 +549,11 @@ fn search_bounded(
             }
         }
         let only = (pruning == Pruning::Corral).then_some(&corrals);
+        // A child past the ceiling is not made: no plan worth finding goes through it,
+        // and on hard levels most children are such. Its bound is the larger of its
+        // matching and this position's bound less one, and the latter is within the
+        // ceiling (this position's `f` is), so its matching tells.
+        let mut skip = Skip::above(ceiling.pushes.saturating_sub(g + 1));
         let solved = for_each_child(
             level,
             &analysis.dead,
@@ -557,6 +562,7 @@ fn search_bounded(
             &box_list,
             (&flood, player),
             only,
+            &mut skip,
             |push, occupied, player, matching| {
                 // The lazy bounds (split, perimeter, pairs) are taken when the child
                 // comes off the open list; until then the parent's, less one push, holds
@@ -565,13 +571,7 @@ fn search_bounded(
                     0 => 0,
                     _ => matching.max(u32::from(h_of[i]).saturating_sub(1)),
                 };
-                // A child past the ceiling is not stored: no plan worth finding goes
-                // through it, and on hard levels most children are such.
-                if g + 1 + h > ceiling.pushes {
-                    stats.ceiling_cuts += 1;
-                    least_cut = least_cut.min(g + 1 + h);
-                    return ControlFlow::Continue(());
-                }
+                debug_assert!(g + 1 + h <= ceiling.pushes);
                 // Two boxes that cannot both reach goals even alone: checked for the
                 // pushed box before the child is stored.
                 if let Some(pairs) = &pairs {
@@ -611,6 +611,10 @@ fn search_bounded(
                 ControlFlow::Continue(())
             },
         );
+        stats.ceiling_cuts += skip.count;
+        if skip.count > 0 {
+            least_cut = least_cut.min(g + 1 + skip.least);
+        }
         if let ControlFlow::Break(j) = solved {
             stats.stored = store.len();
             let plan = store.plan_to(j);

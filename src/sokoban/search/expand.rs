@@ -9,11 +9,37 @@ use super::heuristic::Heuristic;
 use gridsat_encodings::sokoban::{Dir, Level, Push};
 use std::ops::ControlFlow;
 
-/// Calls `visit` with every child of the expanded position that is not a deadlock: the
-/// push, the child's boxes (in `occupied`, restored afterwards), its player square and
-/// matching bound. Only boxes of `only`'s PI-corral are pushed, if given; `region`: the
-/// expanded position's region (the flood's last fill) and its name. Stops at the first
-/// `Break`.
+/// The children a search does not want: those whose matching bound is above `most` (a
+/// search's ceiling less the pushes so far), skipped before their region is filled;
+/// how many were, and the least bound among them.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Skip {
+    pub most: u32,
+    pub count: usize,
+    pub least: u32,
+}
+
+impl Skip {
+    /// Every child wanted.
+    pub(super) fn none() -> Skip {
+        Skip::above(u32::MAX)
+    }
+
+    /// The children whose bound is above `most` skipped.
+    pub(super) fn above(most: u32) -> Skip {
+        Skip {
+            most,
+            count: 0,
+            least: u32::MAX,
+        }
+    }
+}
+
+/// Calls `visit` with every child of the expanded position that is neither a deadlock
+/// nor skipped (`skip`): the push, the child's boxes (in `occupied`, restored afterwards),
+/// its player square and matching bound. Only boxes of `only`'s PI-corral are pushed,
+/// if given; `region`: the expanded position's region (the flood's last fill) and its
+/// name. Stops at the first `Break`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn for_each_child<B>(
     level: &Level,
@@ -23,6 +49,7 @@ pub(super) fn for_each_child<B>(
     box_list: &[usize],
     region: (&Flood, usize),
     only: Option<&Corrals>,
+    skip: &mut Skip,
     mut visit: impl FnMut(Push, &[bool], usize, u32) -> ControlFlow<B>,
 ) -> ControlFlow<B> {
     for (k, &from) in box_list.iter().enumerate() {
@@ -39,7 +66,7 @@ pub(super) fn for_each_child<B>(
             occupied[from] = false;
             occupied[target] = true;
             let child = expand_child(
-                level, flood, freeze, heuristic, occupied, from, target, k, box_list, region,
+                level, flood, freeze, heuristic, occupied, from, target, k, box_list, region, skip,
             );
             let flow = match child {
                 Some((player, h)) => visit(Push { from, dir }, occupied, player, h),
@@ -56,8 +83,8 @@ pub(super) fn for_each_child<B>(
 }
 
 /// The child position after pushing the box on `from` to `target` (`occupied` already
-/// updated): its player square and matching bound, or `None` when it is a deadlock.
-/// `region`: the expanded position's region (the flood's last fill) and its name.
+/// updated): its player square and matching bound, or `None` when it is a deadlock or
+/// skipped. `region`: the expanded position's region (the flood's last fill) and its name.
 #[allow(clippy::too_many_arguments)]
 fn expand_child(
     level: &Level,
@@ -70,11 +97,20 @@ fn expand_child(
     pushed: usize,
     box_list: &[usize],
     (region, smallest): (&Flood, usize),
+    skip: &mut Skip,
 ) -> Option<(usize, u32)> {
     if freeze.deadlocked(occupied, target) {
         return None;
     }
+    // The player stands on `from` after the push: its region gives every box the same
+    // side as any other of its squares, so the bound needs no region yet, and a
+    // skipped child needs none at all.
+    let h = heuristic.child(pushed, target, from, box_list)?;
+    if h > skip.most {
+        skip.count += 1;
+        skip.least = skip.least.min(h);
+        return None;
+    }
     let (player, _) = flood.fill_after(region, level, occupied, (from, target), (from, smallest));
-    let h = heuristic.child(pushed, target, player, box_list)?;
     Some((player, h))
 }

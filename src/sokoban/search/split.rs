@@ -38,7 +38,7 @@
 //! it, and answers across halves, cuts and the whole search.
 
 use super::corral::{Corrals, Pruning};
-use super::expand::for_each_child;
+use super::expand::{for_each_child, Skip};
 use super::flood::Flood;
 use super::freeze::Freeze;
 use super::heuristic::Heuristic;
@@ -390,6 +390,7 @@ impl<'a> Split<'a> {
                 &s.boxes,
                 (&s.flood, player),
                 only,
+                &mut Skip::none(),
                 |push, occupied, child_player, matching| {
                     pack(occupied, packed);
                     let known = memo.get(packed, child_player as u16);
