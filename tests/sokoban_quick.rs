@@ -781,27 +781,27 @@ fn plans_near(level: &Level, improve: Improve, bound: usize) -> (Vec<usize>, Str
 
 #[test]
 fn the_portfolios_quick_thread_leaves_the_last_step_to_the_proof() {
-    // Beside A* and SAT on two cores, the quick search stops improving once only an
-    // optimal plan could be shorter than its own; with no such bound it improves as
-    // `--quick` does. Every plan it finds is shared (`Limits::known`).
-    let mut improved = 0;
+    // Beside A* and SAT on two cores, the quick search stops improving at its first plan
+    // that only an optimal plan could beat (here with the optimum as the bound proven);
+    // with no bound it improves as `--quick` does. Every plan it finds is shared
+    // (`Limits::known`). Which plans it finds depends on its turns' timing, so the
+    // assertions hold for any sequence.
+    let mut stopped = 0;
     for (name, level, optimum) in microban() {
         let step = if push_parity(&level).is_some() { 2 } else { 1 };
-        let (all, _, shared) = plans_near(&level, Improve::Always, 0);
+        let (all, reason, shared) = plans_near(&level, Improve::Always, 0);
         assert!(all.windows(2).all(|w| w[0] > w[1]), "{name}: {all:?}");
         assert_eq!(shared, *all.last().unwrap(), "{name}");
         assert!(shared >= optimum, "{name}");
-        let (unbounded, _, _) = plans_near(&level, Improve::UntilNearBound, 0);
-        if all[0] > step {
-            assert_eq!(unbounded, all, "{name}");
-        }
-        if all.len() > 1 {
-            improved += 1;
-            let near = all[0] - step;
-            let (first, reason, _) = plans_near(&level, Improve::UntilNearBound, near);
-            assert_eq!(first, all[..1], "{name}");
-            assert!(reason.contains("left to the proof"), "{name}: {reason}");
-        }
+        assert!(!reason.contains("left to the proof"), "{name}: {reason}");
+        let (near, reason, shared) = plans_near(&level, Improve::UntilNearBound, optimum);
+        let (&last, before) = near.split_last().expect("a plan");
+        assert!(near.windows(2).all(|w| w[0] > w[1]), "{name}: {near:?}");
+        assert!(before.iter().all(|&p| p > optimum + step), "{name}: {near:?}");
+        let left = reason.contains("left to the proof");
+        assert_eq!(left, last <= optimum + step, "{name}: {near:?}, {reason}");
+        assert_eq!(shared, last, "{name}");
+        stopped += usize::from(left);
     }
-    assert!(improved >= 3, "{improved} levels with more than one plan");
+    assert!(stopped >= 10, "{stopped} levels left to the proof");
 }
