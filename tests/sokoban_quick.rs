@@ -797,7 +797,10 @@ fn the_portfolios_quick_thread_leaves_the_last_step_to_the_proof() {
         let (near, reason, shared) = plans_near(&level, Improve::UntilNearBound, optimum);
         let (&last, before) = near.split_last().expect("a plan");
         assert!(near.windows(2).all(|w| w[0] > w[1]), "{name}: {near:?}");
-        assert!(before.iter().all(|&p| p > optimum + step), "{name}: {near:?}");
+        assert!(
+            before.iter().all(|&p| p > optimum + step),
+            "{name}: {near:?}"
+        );
         let left = reason.contains("left to the proof");
         assert_eq!(left, last <= optimum + step, "{name}: {near:?}, {reason}");
         assert_eq!(shared, last, "{name}");

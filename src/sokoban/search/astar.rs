@@ -377,6 +377,8 @@ fn search_bounded(
     // The least bound of a child cut at the ceiling: with the open list empty, a bound
     // on every plan.
     let mut least_cut = u32::MAX;
+    // A child's boxes in its matching's row order, for its pair bound.
+    let mut child_boxes: Vec<usize> = Vec::new();
     while let Some((f, i)) = open.pop() {
         // Stale entries: the position was expanded, or queued again with a smaller `f`.
         if closed[i] || f != g_of[i] + u32::from(h_of[i]) {
@@ -563,19 +565,19 @@ fn search_bounded(
             (&flood, player),
             only,
             &mut skip,
-            |push, occupied, player, matching| {
-                // The lazy bounds (split, perimeter, pairs) are taken when the child
-                // comes off the open list; until then the parent's, less one push, holds
-                // too (path maximum; with the matching alone it never raises a bound).
-                let h = match matching {
+            |push, occupied, player, matching, heuristic| {
+                // The lazy bounds (split, perimeter) are taken when the child comes off
+                // the open list; until then the parent's, less one push, holds too (path
+                // maximum; with the matching alone it never raises a bound).
+                let mut h = match matching {
                     0 => 0,
                     _ => matching.max(u32::from(h_of[i]).saturating_sub(1)),
                 };
                 debug_assert!(g + 1 + h <= ceiling.pushes);
                 // Two boxes that cannot both reach goals even alone: checked for the
                 // pushed box before the child is stored.
+                let target = level.neighbour(push.from, push.dir).expect("pushed");
                 if let Some(pairs) = &pairs {
-                    let target = level.neighbour(push.from, push.dir).expect("pushed");
                     if pairs.stuck((push.from, target), &box_list, player) {
                         stats.pair_deadlocks += 1;
                         return ControlFlow::Continue(());
@@ -593,6 +595,41 @@ fn search_bounded(
                 }
                 if h == 0 {
                     return ControlFlow::Break(j);
+                }
+                // A new child takes the pair bound now, from its matching as `child`
+                // left it: one raised past the ceiling, or dead, never enters the open
+                // list (most of the pair bounds raise a position out of the last layer).
+                if let Some(pairs) = pairs.as_mut().filter(|_| new) {
+                    paired[j] = true;
+                    let k = box_list
+                        .iter()
+                        .position(|&b| b == push.from)
+                        .expect("pushed");
+                    child_boxes.clone_from(&box_list);
+                    child_boxes[k] = target;
+                    let pair_bound = heuristic.with_child_matrix((k, target, player), |m| {
+                        pairs.bound(&child_boxes, player, m)
+                    });
+                    match pair_bound {
+                        PairBound::Dead => {
+                            // Stored, but never opened nor reached again more cheaply.
+                            stats.pair_deadlocks += 1;
+                            closed[j] = true;
+                            g_of[j] = 0;
+                            return ControlFlow::Continue(());
+                        }
+                        PairBound::Excess(e) if matching + raised(e) > h => {
+                            stats.pair_raised += 1;
+                            h = matching + raised(e);
+                            h_of[j] = clamp(h);
+                        }
+                        PairBound::Excess(_) => {}
+                    }
+                    if g + 1 + h > ceiling.pushes {
+                        stats.ceiling_cuts += 1;
+                        least_cut = least_cut.min(g + 1 + h);
+                        return ControlFlow::Continue(());
+                    }
                 }
                 if new {
                     open.push(g + 1 + u32::from(h_of[j]), u32::from(h_of[j]), j);

@@ -37,7 +37,8 @@ impl Skip {
 
 /// Calls `visit` with every child of the expanded position that is neither a deadlock
 /// nor skipped (`skip`): the push, the child's boxes (in `occupied`, restored afterwards),
-/// its player square and matching bound. Only boxes of `only`'s PI-corral are pushed,
+/// its player square and matching bound, and the heuristic (whose last child it is).
+/// Only boxes of `only`'s PI-corral are pushed,
 /// if given; `region`: the expanded position's region (the flood's last fill) and its
 /// name. Stops at the first `Break`.
 #[allow(clippy::too_many_arguments)]
@@ -50,7 +51,7 @@ pub(super) fn for_each_child<B>(
     region: (&Flood, usize),
     only: Option<&Corrals>,
     skip: &mut Skip,
-    mut visit: impl FnMut(Push, &[bool], usize, u32) -> ControlFlow<B>,
+    mut visit: impl FnMut(Push, &[bool], usize, u32, &mut Heuristic) -> ControlFlow<B>,
 ) -> ControlFlow<B> {
     for (k, &from) in box_list.iter().enumerate() {
         if only.is_some_and(|corral| !corral.in_corral(from)) {
@@ -69,7 +70,7 @@ pub(super) fn for_each_child<B>(
                 level, flood, freeze, heuristic, occupied, from, target, k, box_list, region, skip,
             );
             let flow = match child {
-                Some((player, h)) => visit(Push { from, dir }, occupied, player, h),
+                Some((player, h)) => visit(Push { from, dir }, occupied, player, h, heuristic),
                 None => ControlFlow::Continue(()),
             };
             occupied[target] = false;

@@ -39,6 +39,10 @@ pub(super) struct Heuristic<'a> {
     /// The matchings of recently expanded positions (`expand_from`), by position number.
     saved: SavedMatchings,
     renumbered: Matcher,
+    /// Whether the last child's matching was solved (in `child`), or is the expanded
+    /// position's with the pushed box nearer its goal; and the goal each row got.
+    child_solved: bool,
+    child_goal_of: Vec<usize>,
 }
 
 /// The cost of a forbidden pair in the search's matchings: above any finite matching
@@ -207,14 +211,49 @@ impl Heuristic<'_> {
         let nearer = row[goal] != UNREACHABLE && row[goal] + pushes == self.costs[k][goal];
         if nearer && !cfg!(debug_assertions) {
             self.spare_row = row;
+            self.child_solved = false;
             return Some(self.bound - pushes);
         }
+        self.child_solved = true;
         std::mem::swap(&mut row, &mut self.costs[k]);
         let bound = self.parent.resolve_row(&self.costs, k, &mut self.child);
         std::mem::swap(&mut row, &mut self.costs[k]);
         self.spare_row = row;
         debug_assert!(!nearer || bound == Some(self.bound - pushes));
         bound
+    }
+
+    /// `f` of the last child's matrix (see `matrix`; made by `child` with box number `k`
+    /// pushed to `target`, the player on `player`). When its matching was not solved
+    /// there, the expanded position's serves: the box came one push nearer its goal, its
+    /// row dropped by at most one everywhere (a lone box's pushes drop by at most one per
+    /// push) and by exactly one on that goal, so the same goal values with that row's
+    /// value one less are still feasible and tight on the same goals.
+    pub(super) fn with_child_matrix<R>(
+        &mut self,
+        (k, target, player): (usize, usize, usize),
+        f: impl FnOnce((&[Vec<u32>], &[i64], &[usize])) -> R,
+    ) -> R {
+        let mut row = std::mem::take(&mut self.spare_row);
+        self.fill_row(&mut row, target, player);
+        std::mem::swap(&mut row, &mut self.costs[k]);
+        let result = if self.child_solved {
+            self.child_goal_of.clear();
+            self.child_goal_of.resize(self.costs.len(), 0);
+            for (r, goal) in self.child.pairs() {
+                self.child_goal_of[r] = goal;
+            }
+            f((
+                &self.costs,
+                self.child.column_potentials(),
+                &self.child_goal_of,
+            ))
+        } else {
+            f((&self.costs, self.parent.column_potentials(), &self.goal_of))
+        };
+        std::mem::swap(&mut row, &mut self.costs[k]);
+        self.spare_row = row;
+        result
     }
 }
 
@@ -234,6 +273,8 @@ impl<'a> Heuristic<'a> {
             goal_of: Vec::new(),
             saved: SavedMatchings::default(),
             renumbered: Matcher::default(),
+            child_solved: false,
+            child_goal_of: Vec::new(),
         }
     }
 }

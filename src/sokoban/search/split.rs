@@ -391,7 +391,7 @@ impl<'a> Split<'a> {
                 (&s.flood, player),
                 only,
                 &mut Skip::none(),
-                |push, occupied, child_player, matching| {
+                |push, occupied, child_player, matching, _| {
                     pack(occupied, packed);
                     let known = memo.get(packed, child_player as u16);
                     if known == Some(DEAD) {
