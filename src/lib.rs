@@ -12,6 +12,7 @@ pub mod full_board;
 pub mod generate;
 pub mod input;
 pub mod limits;
+pub mod priority;
 pub mod progress;
 pub mod serve;
 pub mod sokoban;
