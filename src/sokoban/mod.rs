@@ -150,4 +150,26 @@ impl Limits {
     pub fn expired(&self) -> bool {
         self.budget.expired()
     }
+
+    /// The most pushes a plan worth finding may have: `--max-pushes`, or one push fewer
+    /// than a plan another search found (the quick search beside A*): proving that no
+    /// shorter plan exists proves that one optimal.
+    pub fn ceiling(&self) -> Ceiling {
+        let known = self.known.plan().map(|p| p.saturating_sub(1));
+        let (pushes, reason) = match (self.max_pushes, known) {
+            (m, Some(k)) if m.is_none_or(|m| k < m) => (k, "no plan shorter than the one found"),
+            (m, _) => (m.unwrap_or(usize::MAX), "push limit"),
+        };
+        Ceiling {
+            pushes: u32::try_from(pushes).unwrap_or(u32::MAX),
+            reason,
+        }
+    }
+}
+
+/// The most pushes a plan worth finding may have (`Limits::ceiling`), and why.
+#[derive(Clone, Copy, Debug)]
+pub struct Ceiling {
+    pub pushes: u32,
+    pub reason: &'static str,
 }
