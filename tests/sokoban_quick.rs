@@ -4,6 +4,7 @@
 //! (a plan not proven optimal) is told apart in text, JSON and exit status.
 
 use gridsat::sokoban::check::replay;
+use gridsat::sokoban::parse::{parse_levels, LevelFormat};
 use gridsat::sokoban::plan::to_lurd;
 use gridsat::sokoban::search::bfs;
 use gridsat::sokoban::search::quick::plans::{plans, Improve, QuickEvent};
@@ -369,8 +370,10 @@ fn the_portfolio_falls_back_to_a_quick_plan_when_no_proof_is_in_sight() {
     // levels fall back depends on which search plans within such small limits: 5 of
     // these 108 runs (27 levels, 4 limits) did with one reverse search in the thread;
     // with the two weighing stranded boxes, 59 at 400 and 115 at 1000 positions no
-    // longer do, and 83 at 4000 does (4 of 162, 2026-12-05).
-    for max_states in [100, 200, 400, 1000, 2000, 4000] {
+    // longer do, and 83 at 4000 does (4 of 162, 2026-12-05). With the weighted search
+    // a sixth search shares the limit, and 3 of those 162 fall back; at 8000 one more
+    // does (4 of 189, 2026-12-07).
+    for max_states in [100, 200, 400, 1000, 2000, 4000, 8000] {
         for (name, level, optimum) in microban() {
             let limits = Limits {
                 max_states,
@@ -494,27 +497,33 @@ fn box_move_plans_replay_and_are_never_shorter_than_the_microban_optima() {
     plans_are_never_shorter_than_the_microban_optima(box_moves());
 }
 
-#[test]
-fn box_moves_plan_every_solvable_random_small_level_and_no_unsolvable_one() {
-    // A single push is a box move too, and the pruning is A*'s, so unlike the plain
-    // search's tunnel macro the box moves leave no position out: every solvable level
-    // gets a plan (with at least the optimum's pushes), and asked for fewer pushes than
-    // the optimum the search finds none.
+/// Every solvable random room gets a plan from the search with `options`, with at least
+/// the optimum's pushes, and none below the optimum; with `meets_the_optimum`, asked for
+/// fewer pushes than the optimum plus one it finds an optimal plan. No unsolvable room
+/// gets a plan.
+fn plans_every_solvable_random_room(options: Options, seed: u64, meets_the_optimum: bool) {
     let (mut solvable, mut unsolvable) = (0, 0);
-    for (level, outcome) in random_rooms(0xB0C5_2026, 300) {
-        let (found, _) = quick::search(&level, &Limits::default(), box_moves());
+    for (level, outcome) in random_rooms(seed, 300) {
+        let (found, _) = quick::search(&level, &Limits::default(), options);
         match outcome {
             Outcome::Solved(best) => {
                 solvable += 1;
                 let optimum = best.pushes.len();
                 let plan = found.unwrap_or_else(|why| panic!("{why} on {level:?}"));
                 assert!(replayed(&level, &plan) >= optimum, "{level:?}");
-                let below = Options {
-                    below: Some(optimum as u32),
-                    ..box_moves()
-                };
-                let (found, _) = quick::search(&level, &Limits::default(), below);
-                assert!(found.is_err(), "below the optimum on {level:?}");
+                let mut asked = vec![(optimum, None)];
+                if meets_the_optimum {
+                    asked.push((optimum + 1, Some(optimum)));
+                }
+                for (below, expected) in asked {
+                    let options = Options {
+                        below: Some(below as u32),
+                        ..options
+                    };
+                    let (found, _) = quick::search(&level, &Limits::default(), options);
+                    let pushes = found.ok().map(|plan| replayed(&level, &plan));
+                    assert_eq!(pushes, expected, "below {below} on {level:?}");
+                }
             }
             Outcome::Unsolvable { .. } => {
                 unsolvable += 1;
@@ -527,6 +536,71 @@ fn box_moves_plan_every_solvable_random_small_level_and_no_unsolvable_one() {
         solvable > 60 && unsolvable > 25,
         "{solvable} solvable, {unsolvable} unsolvable"
     );
+}
+
+#[test]
+fn box_moves_plan_every_solvable_random_small_level_and_no_unsolvable_one() {
+    // A single push is a box move too, and the pruning is A*'s, so unlike the plain
+    // search's tunnel macro the box moves leave no position out: every solvable level
+    // gets a plan (with at least the optimum's pushes), and asked for fewer pushes than
+    // the optimum the search finds none.
+    plans_every_solvable_random_room(box_moves(), 0xB0C5_2026, false);
+}
+
+fn weighted() -> Options {
+    quick::turns::weighted(Options::default())
+}
+
+#[test]
+fn weighted_plans_replay_and_are_never_shorter_than_the_microban_optima() {
+    plans_are_never_shorter_than_the_microban_optima(weighted());
+}
+
+#[test]
+fn the_weighted_search_under_the_optimum_plus_one_finds_an_optimal_plan_on_microban() {
+    // Only the optimal plans are left under the bound; the search finds one only if a
+    // position reached again with fewer pushes is expanded again (its first children
+    // were cut by the bound).
+    for (name, level, optimum) in microban() {
+        let options = Options {
+            below: Some(optimum as u32 + 1),
+            ..weighted()
+        };
+        let (found, _) = quick::search(&level, &Limits::default(), options);
+        let plan = found.unwrap_or_else(|why| panic!("Microban {name}: no plan: {why}"));
+        assert_eq!(replayed(&level, &plan), optimum, "Microban {name}");
+    }
+}
+
+#[test]
+fn the_weighted_search_plans_every_solvable_random_small_level_and_meets_the_optimum() {
+    // No macros and A*'s exact pruning: every solvable level gets a plan with at least
+    // the optimum's pushes, none below the optimum, and asked for fewer than the optimum
+    // plus one it finds a plan of exactly the optimum (the only plans left).
+    plans_every_solvable_random_room(weighted(), 0x3E16_2026, true);
+}
+
+#[test]
+fn the_weighted_search_plans_microban_ii_131_which_no_other_search_plans() {
+    // 44 boxes in diagonal lanes (examples/sokoban/levels/microban-ii.xsb, from
+    // ../shared/corpus): the weighted search plans it within 2.5 M positions (1.8 M
+    // when measured); the order of its positions does not depend on time.
+    let text = std::fs::read_to_string("examples/sokoban/levels/microban-ii.xsb").unwrap();
+    let level = parse_levels(&text, LevelFormat::Auto, Some(131))
+        .unwrap()
+        .remove(0)
+        .level;
+    assert_eq!(level.boxes().len(), 44);
+    let limits = Limits {
+        max_states: 2_500_000,
+        ..Limits::default()
+    };
+    let (found, stats) = quick::search(&level, &limits, weighted());
+    let plan = found.unwrap_or_else(|why| panic!("no plan: {why}"));
+    // A* alone proves no plan has fewer than 66 pushes (30 minutes, 2026-12-07).
+    let pushes = replayed(&level, &plan);
+    assert!((66..=88).contains(&pushes), "{pushes} pushes");
+    assert!(stats.stored <= 2_500_000);
 }
 
 #[test]
@@ -635,7 +709,7 @@ fn the_second_threads_reverse_search_by_box_moves_plans_xsokoban_41() {
         max_states: 300_000,
         ..Limits::default()
     };
-    let [_, reverse] = quick::turns::second_thread(Options::default());
+    let [_, reverse, _] = quick::turns::second_thread(Options::default());
     assert!(reverse.reverse && reverse.box_moves);
     let (found, _) = quick::reverse::search(&level, &limits, &reverse);
     let plan = found.unwrap_or_else(|why| panic!("no plan: {why}"));

@@ -279,7 +279,7 @@ impl Portfolio {
                     Some(_) => Improve::UntilNearBound,
                     None => Improve::No,
                 };
-                let searches = turns::quick_thread(Options::default());
+                let searches = turns::portfolio_thread(Options::default());
                 plans(
                     &level,
                     &quick_limits,

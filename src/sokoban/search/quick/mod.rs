@@ -37,6 +37,7 @@ mod sides;
 #[cfg(test)]
 mod tests;
 pub mod turns;
+mod weighted;
 
 use super::corral::{Corrals, Pruning};
 use super::flood::Flood;

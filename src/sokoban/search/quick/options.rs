@@ -32,6 +32,9 @@ pub struct Options {
     /// be pushed to (FESS's macro moves, each costing 1 when not advised) instead of
     /// single pushes (and the tunnel macro).
     pub box_moves: bool,
+    /// Whether this is the weighted search instead (`weighted`: best-first by pushes
+    /// and three times the matching bound, no advisors, no macros).
+    pub weighted: bool,
     /// Whether this is the reverse search instead (`reverse`: backwards, by pulls),
     /// which takes shorter turns beside the others (`turns`).
     pub reverse: bool,
@@ -72,6 +75,9 @@ impl Options {
 
     /// The search these options make, for reports.
     pub fn name(&self) -> &'static str {
+        if self.weighted {
+            return "weighted (pushes + 3 x bound)";
+        }
         match (
             self.reverse,
             self.box_moves,
@@ -117,6 +123,7 @@ impl Default for Options {
             rescue: true,
             shortfall: true,
             box_moves: false,
+            weighted: false,
             reverse: false,
             stranded: 0,
             starts_first: false,

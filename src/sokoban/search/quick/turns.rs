@@ -17,6 +17,7 @@
 
 use super::packing::PackingOrder;
 use super::reverse::ReverseSearch;
+use super::weighted::WeightedSearch;
 use super::{Found, Options, QuickStats, Search};
 use crate::sokoban::search::heuristic::MAX_CELLS;
 use crate::sokoban::search::static_unsolvable;
@@ -106,7 +107,7 @@ pub fn quick_thread(options: Options) -> [Options; 5] {
 /// shares plan 31 at 43 s and 18 at 51 s in the real command (2026-12-06, a slow day);
 /// 74 is given up for 31 and 41. They run beside the quick thread rather than in its
 /// turns, since they miss many levels its searches plan within a second.
-pub fn second_thread(options: Options) -> [Options; 2] {
+pub fn second_thread(options: Options) -> [Options; 3] {
     [
         Options {
             box_moves: true,
@@ -123,13 +124,45 @@ pub fn second_thread(options: Options) -> [Options; 2] {
             share: 5,
             ..options
         },
+        Options {
+            late_share: Some(0),
+            ..weighted(options)
+        },
     ]
+}
+
+/// The weighted search (`weighted`) with a share of 2: where it plans what the others
+/// do not, it does so early (Sasquatch 19 in 0.3 s alone) or needs long (Microban II
+/// 131, 6-10 s alone; see `portfolio_thread`).
+pub fn weighted(options: Options) -> Options {
+    Options {
+        weighted: true,
+        share: 2,
+        ..options
+    }
+}
+
+/// The searches of the portfolio's quick thread: the quick thread's (`quick_thread`),
+/// and after `LATE` the weighted search with a share of 8 (of 22 then). The portfolio
+/// proves most levels; the quick thread is there for the few it does not, and Microban
+/// II 131 (44 boxes) only the weighted search plans. Its plans there come late, while
+/// the others' on 109 and 126 come early and hurry A*'s proof (their plans are its
+/// ceiling), so it waits: a share of 4 from the start had 109's last plan 0.5 s later.
+pub fn portfolio_thread(options: Options) -> [Options; 6] {
+    let [plain, clearing, goal_by_goal, reverse2, reverse1] = quick_thread(options);
+    let weighted = Options {
+        share: 0,
+        late_share: Some(8),
+        ..weighted(options)
+    };
+    [plain, clearing, goal_by_goal, reverse2, reverse1, weighted]
 }
 
 /// One of the searches taking turns.
 enum Searcher<'a> {
     Forward(Box<Search<'a>>),
     Reverse(Box<ReverseSearch<'a>>),
+    Weighted(Box<WeightedSearch<'a>>),
 }
 
 impl Searcher<'_> {
@@ -137,6 +170,7 @@ impl Searcher<'_> {
         match self {
             Searcher::Forward(s) => s.start(),
             Searcher::Reverse(s) => s.start(),
+            Searcher::Weighted(s) => s.start(),
         }
     }
 
@@ -145,6 +179,7 @@ impl Searcher<'_> {
         match self {
             Searcher::Forward(s) => s.turn(limits, until),
             Searcher::Reverse(s) => s.turn(limits, until),
+            Searcher::Weighted(s) => s.turn(limits, until),
         }
     }
 
@@ -152,6 +187,11 @@ impl Searcher<'_> {
         match self {
             Searcher::Forward(s) => s.stats_now(),
             Searcher::Reverse(s) => s.stats_now(),
+            Searcher::Weighted(s) => QuickStats {
+                stored: s.stored(),
+                expanded: s.expanded,
+                ..QuickStats::default()
+            },
         }
     }
 }
@@ -159,16 +199,28 @@ impl Searcher<'_> {
 /// Runs one quick search per entry of `options` in turns (see the module comment):
 /// the first plan found, else why every search ended.
 pub fn search(level: &Level, limits: &Limits, options: &[Options]) -> (Found, QuickStats) {
+    let (found, stats, _) = search_with_late(level, limits, options, LATE);
+    (found, stats)
+}
+
+/// `search`, with the late shares from `late` on; also the time each search took.
+fn search_with_late(
+    level: &Level,
+    limits: &Limits,
+    options: &[Options],
+    late: Duration,
+) -> (Found, QuickStats, Vec<Duration>) {
     assert!(!options.is_empty(), "a quick search needs its options");
     let mut stats = QuickStats::default();
+    let mut spent = vec![Duration::ZERO; options.len()];
     let n = level.num_cells();
     if n > MAX_CELLS {
         let reason = format!("the level has more than {MAX_CELLS} squares");
-        return (Err(reason), stats);
+        return (Err(reason), stats, spent);
     }
     let analysis = Analysis::new(level);
     if let Some(reason) = static_unsolvable(level, &analysis) {
-        return (Err(reason), stats);
+        return (Err(reason), stats, spent);
     }
     let orders = packing_orders(level);
     // The position limit holds for all of them together.
@@ -177,19 +229,18 @@ pub fn search(level: &Level, limits: &Limits, options: &[Options]) -> (Found, Qu
         ..limits.clone()
     };
     let mut searches = searchers(level, &analysis, &orders, options);
-    let mut spent = vec![Duration::ZERO; options.len()];
     let found = take_turns(
         &mut searches,
         options,
         &limits,
         &mut stats,
         &mut spent,
-        LATE,
+        late,
     );
     for search in &searches {
         stats.add(&search.stats_now());
     }
-    (found, stats)
+    (found, stats, spent)
 }
 
 /// The packing orders the searches choose from: by layers, and goal by goal
@@ -209,6 +260,9 @@ fn searchers<'a>(
     options
         .iter()
         .map(|&o| match o.reverse {
+            _ if o.weighted => {
+                Searcher::Weighted(Box::new(WeightedSearch::new(level, analysis, &o)))
+            }
             false => {
                 let order = &orders[usize::from(o.goal_by_goal)];
                 Searcher::Forward(Box::new(Search::new(level, analysis, order, o)))
@@ -245,10 +299,13 @@ fn take_turns(
             None => {}
         }
     }
+    // Whether the late shares hold before `late`: the searches with a share early have
+    // all ended, and one waits for its late share.
+    let mut late_now = false;
     loop {
-        let is_late = began.elapsed() >= late;
+        let is_late = late_now || began.elapsed() >= late;
         // A search whose share is 0 is set aside: it keeps its positions but takes no
-        // more turns.
+        // more turns (until its late share, if it has one).
         let set_aside = |k: usize| options[k].share_when(is_late) == 0;
         for (k, search) in searches.iter_mut().enumerate() {
             if ended[k].is_some() || set_aside(k) {
@@ -270,6 +327,11 @@ fn take_turns(
             }
         }
         if (0..ended.len()).all(|k| ended[k].is_some() || set_aside(k)) {
+            let waits = |k: usize| ended[k].is_none() && options[k].share_when(true) > 0;
+            if !is_late && (0..ended.len()).any(waits) {
+                late_now = true;
+                continue;
+            }
             let mut reasons: Vec<String> = ended.into_iter().flatten().collect();
             reasons.dedup();
             if reasons.is_empty() {
@@ -335,13 +397,34 @@ mod tests {
     use crate::sokoban::parse::{parse_levels, LevelFormat};
     use std::time::Duration;
 
-    /// XSokoban 23, which no quick search plans within seconds.
-    fn xsokoban_23() -> Level {
-        let text = std::fs::read_to_string("examples/sokoban/levels/xsokoban.xsb").unwrap();
-        parse_levels(&text, LevelFormat::Auto, Some(23))
+    /// Level `n` of the level file at `path`.
+    fn level_of(path: &str, n: usize) -> Level {
+        let text = std::fs::read_to_string(path).unwrap();
+        parse_levels(&text, LevelFormat::Auto, Some(n))
             .unwrap()
             .remove(0)
             .level
+    }
+
+    /// XSokoban 23, which no quick search plans within seconds.
+    fn xsokoban_23() -> Level {
+        level_of("examples/sokoban/levels/xsokoban.xsb", 23)
+    }
+
+    /// The searches `options` make on `level` take turns for at most `seconds`, the late
+    /// shares from `late` on: what they found, the time each took, and their counts.
+    fn turns_on(
+        level: &Level,
+        options: &[Options],
+        seconds: u64,
+        late: Duration,
+    ) -> (Found, Vec<Duration>, QuickStats) {
+        let limits = Limits {
+            budget: Budget::starting_now(Some(Duration::from_secs(seconds))),
+            ..Limits::default()
+        };
+        let (found, stats, spent) = search_with_late(level, &limits, options, late);
+        (found, spent, stats)
     }
 
     #[test]
@@ -354,29 +437,12 @@ mod tests {
         // the time, not 2/11 or 4/11 or 3/22 of the first part; the plain search, set
         // aside in the second part, would take 0.73 s with its late share ignored, not
         // 0.36.
-        let level = xsokoban_23();
-        let analysis = Analysis::new(&level);
-        let orders = packing_orders(&level);
         let options = quick_thread(Options::default());
         assert_eq!(options.map(|o| o.share), [4, 4, 8, 3, 3]);
         let late_shares = options.map(|o| o.share_when(true));
         assert_eq!(late_shares, [0, 0, 8, 3, 3]);
-        let mut searches = searchers(&level, &analysis, &orders, &options);
-        let limits = Limits {
-            budget: Budget::starting_now(Some(Duration::from_secs(4))),
-            ..Limits::default()
-        };
-        let mut spent = [Duration::ZERO; 5];
-        let mut stats = QuickStats::default();
         let late = Duration::from_secs(2);
-        let found = take_turns(
-            &mut searches,
-            &options,
-            &limits,
-            &mut stats,
-            &mut spent,
-            late,
-        );
+        let (found, spent, _) = turns_on(&xsokoban_23(), &options, 4, late);
         assert_eq!(found, Err("time limit".to_string()));
         let total: Duration = spent.iter().sum();
         assert!(total >= Duration::from_secs(3), "{spent:?}");
@@ -394,31 +460,28 @@ mod tests {
     }
 
     #[test]
+    fn a_search_waiting_for_its_late_share_runs_once_the_others_have_ended() {
+        // The portfolio's weighted search has no share before `late` (an hour here).
+        // Alone, or once the searches with a share have ended, it must not wait for
+        // `late` nor end unrun: the late shares hold at once, and it plans.
+        let level = level_of("examples/sokoban/microban-1-10.xsb", 2);
+        let [.., weighted] = portfolio_thread(Options::default());
+        assert_eq!((weighted.share, weighted.share_when(true)), (0, 8));
+        let late = Duration::from_secs(3600);
+        let (found, _, stats) = turns_on(&level, &[weighted], 10, late);
+        assert!(found.is_ok(), "{found:?}");
+        assert_eq!(stats.found_by, weighted.name());
+    }
+
+    #[test]
     fn searches_all_set_aside_end_the_turns() {
         // Every search's late share is 0 and the turns are late from the start: the
         // loop must end (not spin) and say why.
-        let level = xsokoban_23();
-        let analysis = Analysis::new(&level);
-        let orders = packing_orders(&level);
         let options = with_and_without_clearing(Options {
             late_share: Some(0),
             ..Options::default()
         });
-        let mut searches = searchers(&level, &analysis, &orders, &options);
-        let limits = Limits {
-            budget: Budget::starting_now(Some(Duration::from_secs(10))),
-            ..Limits::default()
-        };
-        let mut spent = [Duration::ZERO; 2];
-        let mut stats = QuickStats::default();
-        let found = take_turns(
-            &mut searches,
-            &options,
-            &limits,
-            &mut stats,
-            &mut spent,
-            Duration::ZERO,
-        );
+        let (found, spent, _) = turns_on(&xsokoban_23(), &options, 10, Duration::ZERO);
         assert_eq!(found, Err("every search was set aside".to_string()));
         assert_eq!(spent, [Duration::ZERO; 2]);
     }
