@@ -106,7 +106,10 @@ pub fn quick_thread(options: Options) -> [Options; 5] {
 /// search plans in 60 s (31 in 31 s without the ties, neither without the weight). These
 /// shares plan 31 at 43 s and 18 at 51 s in the real command (2026-12-06, a slow day);
 /// 74 is given up for 31 and 41. They run beside the quick thread rather than in its
-/// turns, since they miss many levels its searches plan within a second.
+/// turns, since they miss many levels its searches plan within a second. For the first
+/// `LATE`, the weighted search (`weighted`) takes a share of 2 beside them: it plans
+/// Sasquatch 19 within the first seconds, and on XSokoban 18 and 31 the box moves kept
+/// their times (40.1 s against 40.3 s, 35.0 s against 34.3 s, 2026-12-07).
 pub fn second_thread(options: Options) -> [Options; 3] {
     [
         Options {
