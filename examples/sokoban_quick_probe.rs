@@ -13,7 +13,8 @@
 //! `QUICK_SHARES=4,4,8,3,3` (with `QUICK_CLEARING=3`: the five searches' shares of each
 //! round of turns; `QUICK_LATE_SHARE=1`: the plain and clearing searches' share after
 //! 15 s, 0 to set them aside), `QUICK_SEARCHES=p4,c4,cg8,r4` (any searches taking turns: letters
-//! `p` plain, `c` clearing, `b` box moves, `g` goal by goal, `r` reverse, then the
+//! `p` plain, `c` clearing, `b` box moves, `g` goal by goal, `r` reverse, `w` weighted
+//! (pushes + 3 x bound), then the
 //! share, and `r` may be followed by `s` and the stranded boxes' weight then `/` and
 //! the share: `rs1/3`; these keep their shares after 15 s, without the quick thread's
 //! late shares), `QUICK_RESCUE=0` (the rescue advisor off), `QUICK_REVERSE=1`
@@ -116,7 +117,8 @@ fn replayed(level: &Level, n: usize, found: quick::Found) -> anyhow::Result<Stri
 }
 
 /// `QUICK_SEARCHES=p4,c4,cg8,r4`: searches taking turns, each letters and a share:
-/// `p` plain, `c` clearing, `b` box moves, `g` goal by goal, `r` reverse; `rs2/3` the
+/// `p` plain, `c` clearing, `b` box moves, `g` goal by goal, `r` reverse, `w` weighted;
+/// `rs2/3` the
 /// reverse search with stranded boxes weighing 2, share 3.
 fn searches_from(spec: &str, options: Options) -> anyhow::Result<Vec<Options>> {
     spec.split(',')
@@ -136,7 +138,7 @@ fn searches_from(spec: &str, options: Options) -> anyhow::Result<Vec<Options>> {
                 .find(|c: char| c.is_ascii_digit())
                 .unwrap_or(item.len());
             let (kinds, share) = item.split_at(split);
-            if let Some(bad) = kinds.chars().find(|c| !"pcbgr".contains(*c)) {
+            if let Some(bad) = kinds.chars().find(|c| !"pcbgrw".contains(*c)) {
                 anyhow::bail!("QUICK_SEARCHES: unknown search letter {bad:?} in {item:?}");
             }
             Ok(Options {
@@ -144,6 +146,7 @@ fn searches_from(spec: &str, options: Options) -> anyhow::Result<Vec<Options>> {
                 box_moves: kinds.contains('b'),
                 goal_by_goal: kinds.contains('g'),
                 reverse: kinds.contains('r'),
+                weighted: kinds.contains('w'),
                 share: share.parse().unwrap_or(4),
                 ..options
             })

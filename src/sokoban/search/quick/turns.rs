@@ -109,7 +109,12 @@ pub fn quick_thread(options: Options) -> [Options; 5] {
 /// turns, since they miss many levels its searches plan within a second. For the first
 /// `LATE`, the weighted search (`weighted`) takes a share of 2 beside them: it plans
 /// Sasquatch 19 within the first seconds, and on XSokoban 18 and 31 the box moves kept
-/// their times (40.1 s against 40.3 s, 35.0 s against 34.3 s, 2026-12-07).
+/// their times (40.1 s against 40.3 s, 35.0 s against 34.3 s, 2026-12-07). After `LATE`
+/// it keeps a share of 4 (of 20): Microban II 131 (44 boxes), which only it plans, needs
+/// it 5 s alone, and with nothing after `LATE` `--quick` gave up there at 60 s; now its
+/// 88-push plan comes after 40 s. The others then get 16/20 of the time they had: on a
+/// slow day 18 after 48.0-48.7 s against 42.6-45.5 s, 31 after 45.3-45.5 s against
+/// 38.8-40.2 s (2026-12-07, fourteenth session).
 pub fn second_thread(options: Options) -> [Options; 3] {
     [
         Options {
@@ -128,7 +133,7 @@ pub fn second_thread(options: Options) -> [Options; 3] {
             ..options
         },
         Options {
-            late_share: Some(0),
+            late_share: Some(4),
             ..weighted(options)
         },
     ]
