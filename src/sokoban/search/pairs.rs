@@ -214,8 +214,10 @@ impl PairTable {
         // Each box's goals by reduced cost `d - u - v`, in row `i` of `reduced`, sorted
         // when first needed (most pairs cost no more than their lone boxes on their
         // matched goals, and need no other goal).
-        self.reduced.clear();
-        self.reduced.resize(boxes.len() * k, (i64::MAX, 0));
+        // (A row is written whole when sorted, its end marked: no need to clear it.)
+        if self.reduced.len() < boxes.len() * k {
+            self.reduced.resize(boxes.len() * k, (i64::MAX, 0));
+        }
         self.sorted.clear();
         self.sorted.resize(boxes.len(), false);
         self.excesses.clear();
@@ -297,6 +299,9 @@ impl PairTable {
             }
         }
         mine[..len].sort_unstable();
+        if let Some(end) = mine.get_mut(len) {
+            *end = (i64::MAX, 0);
+        }
     }
 }
 
