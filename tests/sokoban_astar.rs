@@ -571,3 +571,131 @@ fn a_plan_known_beside_astar_leaves_it_to_prove_no_shorter_one() {
     }
     assert!(cut > 1000, "{cut} children cut at the ceiling");
 }
+
+#[test]
+fn the_last_layer_on_two_cores_keeps_the_optimum_and_the_bound() {
+    // The last layer under a ceiling handed to two workers from the first position on
+    // (`layer_after: 0`), against the search on one core and the breadth-first optimum:
+    // a plan known at the optimum leaves the bound at the optimum; a longer one known,
+    // the optimum found (the workers meet a solved child and the search goes on alone);
+    // `--max-pushes` under the optimum, the same bound as on one core. Unsolvable
+    // levels: the same verdict as on one core.
+    let two = astar::Options {
+        layer_workers: 2,
+        layer_after: 0,
+        ..astar::Options::default()
+    };
+    let one = astar::Options {
+        layer_workers: 1,
+        ..two
+    };
+    let mut rng = Rng::new(0x1A7E_2026);
+    let (mut levels, mut exhausted, mut handed_back, mut expanded) = (0, 0, 0, 0);
+    while levels < 400 {
+        let Some(level) = WIDE.draw(&mut rng) else {
+            continue;
+        };
+        levels += 1;
+        let optimum = match bfs::search(&level, &Limits::default()) {
+            Outcome::Solved(best) => best.pushes.len(),
+            _ => {
+                // Unsolvable: under any ceiling both searches agree.
+                let capped = Limits {
+                    max_pushes: Some(12),
+                    ..Limits::default()
+                };
+                let (on_two, stats) = astar::search_with(&level, &capped, two);
+                let (on_one, _) = astar::search_with(&level, &capped, one);
+                assert_eq!(format!("{on_two:?}"), format!("{on_one:?}"), "{level:?}");
+                expanded += stats.layer_expanded;
+                continue;
+            }
+        };
+        if optimum == 0 {
+            continue;
+        }
+        let step = if push_parity(&level).is_some() { 2 } else { 1 };
+        let known = |pushes: usize| {
+            let limits = Limits::default();
+            limits.known.plan_found(pushes);
+            limits
+        };
+        let (outcome, stats) = astar::search_with(&level, &known(optimum), two);
+        match outcome {
+            Outcome::GaveUp { no_plan_below, .. } => assert_eq!(no_plan_below, optimum),
+            other => panic!("{other:?} with a plan of {optimum} known on {level:?}"),
+        }
+        if stats.layer_expanded > 0 {
+            exhausted += 1;
+            expanded += stats.layer_expanded;
+        }
+        for longer in [optimum + step, optimum + 2 * step] {
+            let (outcome, stats) = astar::search_with(&level, &known(longer), two);
+            assert_eq!(
+                verified_pushes(&level, &outcome),
+                Some(optimum),
+                "{level:?}"
+            );
+            // A plan found after the workers ran: they met a solved child.
+            if stats.layer_expanded > 0 {
+                handed_back += 1;
+                expanded += stats.layer_expanded;
+            }
+        }
+        let capped = Limits {
+            max_pushes: Some(optimum - 1),
+            ..Limits::default()
+        };
+        let (on_two, stats) = astar::search_with(&level, &capped, two);
+        let (on_one, _) = astar::search_with(&level, &capped, one);
+        assert_eq!(format!("{on_two:?}"), format!("{on_one:?}"), "{level:?}");
+        expanded += stats.layer_expanded;
+    }
+    // Small rooms mostly start at the optimum (no layer to exhaust) but hand plans back.
+    assert!(
+        exhausted > 0 && handed_back > 200 && expanded > 1000,
+        "{exhausted} layers exhausted, {handed_back} handed back, {expanded} expansions by the workers"
+    );
+}
+
+#[test]
+fn the_last_layer_on_two_cores_proves_the_microban_optima() {
+    // Every Microban level with its optimum known (microban-optimal.tsv, an independent
+    // search) given to A* as a plan found beside it: the last layer on two workers
+    // proves no plan shorter; a longer plan known, the optimum is found.
+    let all = include_str!("../examples/sokoban/levels/microban.xsb");
+    let optima = include_str!("../examples/sokoban/levels/microban-optimal.tsv");
+    let two = astar::Options {
+        layer_workers: 2,
+        layer_after: 0,
+        ..astar::Options::default()
+    };
+    let (mut exhausted, mut expanded) = (0, 0);
+    for row in optima.lines().skip(1) {
+        let fields: Vec<&str> = row.split('\t').collect();
+        let (Ok(n), Ok(optimum)) = (fields[0].parse(), fields[2].parse::<usize>()) else {
+            continue;
+        };
+        let level = level(all, n);
+        let limits = Limits::default();
+        limits.known.plan_found(optimum);
+        let (outcome, stats) = astar::search_with(&level, &limits, two);
+        match outcome {
+            Outcome::GaveUp { no_plan_below, .. } => assert_eq!(no_plan_below, optimum, "{n}"),
+            other => panic!("Microban {n}: {other:?} with its optimum {optimum} known"),
+        }
+        if stats.layer_expanded > 0 {
+            exhausted += 1;
+            expanded += stats.layer_expanded;
+        }
+        let step = if push_parity(&level).is_some() { 2 } else { 1 };
+        let limits = Limits::default();
+        limits.known.plan_found(optimum + step);
+        let (outcome, _) = astar::search_with(&level, &limits, two);
+        assert_eq!(verified_pushes(&level, &outcome), Some(optimum), "{n}");
+    }
+    assert!(
+        exhausted > 80 && expanded > 30_000,
+        "{exhausted} layers exhausted, {expanded} expansions by the workers"
+    );
+}

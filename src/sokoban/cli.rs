@@ -190,6 +190,10 @@ pub struct Args {
     /// matching bound (the optimum is the same).
     #[arg(long, help_heading = "Measurement")]
     pub no_pairs: bool,
+    /// A*, for measurements: expand the last layer under a known plan on one core, not
+    /// on every core (the optimum is the same).
+    #[arg(long, help_heading = "Measurement")]
+    pub one_core_layer: bool,
 }
 
 /// The optional clause families of the SAT encoding.
@@ -239,6 +243,11 @@ impl Args {
                 split_after: (!self.no_split).then_some(astar::SPLIT_AFTER),
                 perimeter: (!self.no_perimeter).then(astar::PerimeterOptions::default),
                 pair_bytes: if self.no_pairs { 0 } else { astar::PAIR_BYTES },
+                layer_workers: match self.one_core_layer {
+                    true => 1,
+                    false => astar::Options::default().layer_workers,
+                },
+                layer_after: astar::LAYER_AFTER,
             },
         }
     }

@@ -183,7 +183,7 @@ impl LevelReport {
         let mut parts = Vec::new();
         if let Some(s) = &self.search {
             parts.push(format!(
-                "astar: {} positions stored, {} expanded, {} reopened; corrals: {} expansions, {} deadlocks; split: from {} until {}, {} searches of {} positions, {} deadlocks; perimeter: {} positions, complete to {}, {:.2} s, {} bounds raised, {} deadlocks; pairs: {} bytes, {:.2} s, {} bounds raised, {} deadlocks; {} children past the ceiling",
+                "astar: {} positions stored, {} expanded, {} reopened; corrals: {} expansions, {} deadlocks; split: from {} until {}, {} searches of {} positions, {} deadlocks; perimeter: {} positions, complete to {}, {:.2} s, {} bounds raised, {} deadlocks; pairs: {} bytes, {:.2} s, {} bounds raised, {} deadlocks; {} children past the ceiling; last layer: {} workers, {} expanded, {} new positions",
                 s.stored,
                 s.expanded,
                 s.reopened,
@@ -206,7 +206,10 @@ impl LevelReport {
                 s.pair_seconds,
                 s.pair_raised,
                 s.pair_deadlocks,
-                s.ceiling_cuts
+                s.ceiling_cuts,
+                s.layer_workers,
+                s.layer_expanded,
+                s.layer_stored
             ));
         }
         if let Some(m) = &self.moves_search {

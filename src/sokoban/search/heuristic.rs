@@ -258,12 +258,21 @@ impl Heuristic<'_> {
 }
 
 impl<'a> Heuristic<'a> {
+    /// A heuristic for another thread: the same level and side table, nothing solved.
+    pub(super) fn for_worker(&self) -> Heuristic<'a> {
+        Heuristic::with_sides(self.level, self.analysis, self.sides.clone())
+    }
+
     /// The matching bound of `level`'s positions, from its analysis.
     pub(super) fn new(level: &'a Level, analysis: &'a Analysis) -> Heuristic<'a> {
+        Heuristic::with_sides(level, analysis, analysis.side_table(level))
+    }
+
+    fn with_sides(level: &'a Level, analysis: &'a Analysis, sides: SideTable) -> Heuristic<'a> {
         Heuristic {
             level,
             analysis,
-            sides: analysis.side_table(level),
+            sides,
             costs: Vec::new(),
             player: 0,
             parent: Matcher::default(),

@@ -42,7 +42,12 @@ pub(super) struct PairTable {
     /// The least of `pushes` over the goal pairs, either box on either goal: `NEVER`
     /// when the two boxes can never both stand on goals.
     any: Vec<u8>,
-    /// Scratch for `bound`.
+}
+
+/// Scratch for `PairTable::bound`, one per thread: the table itself is only read, and
+/// threads share it.
+#[derive(Default)]
+pub(super) struct PairScratch {
     reduced: Vec<(i64, u16)>,
     u: Vec<i64>,
     sorted: Vec<bool>,
@@ -123,11 +128,6 @@ impl PairTable {
             goals,
             pushes: vec![NEVER; size * pairs],
             any: vec![NEVER; size],
-            reduced: Vec::new(),
-            u: Vec::new(),
-            sorted: Vec::new(),
-            excesses: Vec::new(),
-            used: Vec::new(),
         };
         let mut search = PullSearch::default();
         for g1 in 0..table.goals.len() {
@@ -199,15 +199,16 @@ impl PairTable {
     /// goal dual values are `v` and which gives box `i` goal `goal_of[i]`, with the
     /// player on `player`.
     pub(super) fn bound(
-        &mut self,
+        &self,
+        scratch: &mut PairScratch,
         boxes: &[usize],
         player: usize,
         (costs, v, goal_of): (&[Vec<u32>], &[i64], &[usize]),
     ) -> PairBound {
         let k = self.goals.len();
         // Each box's dual value: the matching is tight on its own goal.
-        self.u.clear();
-        self.u.extend((0..boxes.len()).map(|i| {
+        scratch.u.clear();
+        scratch.u.extend((0..boxes.len()).map(|i| {
             let g = goal_of[i];
             i64::from(costs[i][g]) - v[g]
         }));
@@ -215,12 +216,12 @@ impl PairTable {
         // when first needed (most pairs cost no more than their lone boxes on their
         // matched goals, and need no other goal).
         // (A row is written whole when sorted, its end marked: no need to clear it.)
-        if self.reduced.len() < boxes.len() * k {
-            self.reduced.resize(boxes.len() * k, (i64::MAX, 0));
+        if scratch.reduced.len() < boxes.len() * k {
+            scratch.reduced.resize(boxes.len() * k, (i64::MAX, 0));
         }
-        self.sorted.clear();
-        self.sorted.resize(boxes.len(), false);
-        self.excesses.clear();
+        scratch.sorted.clear();
+        scratch.sorted.resize(boxes.len(), false);
+        scratch.excesses.clear();
         for i in 0..boxes.len() {
             for j in i + 1..boxes.len() {
                 let (gi, gj) = (goal_of[i], goal_of[j]);
@@ -229,9 +230,9 @@ impl PairTable {
                     continue;
                 }
                 for r in [i, j] {
-                    self.sort_row(r, &costs[r], v);
+                    scratch.sort_row(r, k, &costs[r], v);
                 }
-                let (u, reduced) = (&self.u, &self.reduced);
+                let (u, reduced) = (&scratch.u, &scratch.reduced);
                 let row = |r: usize| {
                     reduced[r * k..(r + 1) * k]
                         .iter()
@@ -263,32 +264,33 @@ impl PairTable {
                     return PairBound::Dead;
                 }
                 if best > 0 {
-                    self.excesses.push((best as u32, i, j));
+                    scratch.excesses.push((best as u32, i, j));
                 }
             }
         }
         // Disjoint pairs, the largest excesses first.
-        self.excesses.sort_unstable_by(|x, y| y.cmp(x));
-        self.used.clear();
-        self.used.resize(boxes.len(), false);
+        scratch.excesses.sort_unstable_by(|x, y| y.cmp(x));
+        scratch.used.clear();
+        scratch.used.resize(boxes.len(), false);
         let mut total = 0;
-        for &(excess, i, j) in &self.excesses {
-            if !self.used[i] && !self.used[j] {
-                self.used[i] = true;
-                self.used[j] = true;
+        for &(excess, i, j) in &scratch.excesses {
+            if !scratch.used[i] && !scratch.used[j] {
+                scratch.used[i] = true;
+                scratch.used[j] = true;
                 total += excess;
             }
         }
         PairBound::Excess(total)
     }
+}
 
+impl PairScratch {
     /// Row `r` of `reduced`: box `r`'s reachable goals by reduced cost, least first.
-    fn sort_row(&mut self, r: usize, costs: &[u32], v: &[i64]) {
+    fn sort_row(&mut self, r: usize, k: usize, costs: &[u32], v: &[i64]) {
         if self.sorted[r] {
             return;
         }
         self.sorted[r] = true;
-        let k = self.goals.len();
         let u = self.u[r];
         let mine = &mut self.reduced[r * k..(r + 1) * k];
         let mut len = 0;
@@ -480,7 +482,7 @@ mod tests {
             let n = level.num_cells();
             let analysis = Analysis::new(&level);
             let live: Vec<usize> = (0..n).filter(|&c| !analysis.dead[c]).collect();
-            let mut table =
+            let table =
                 PairTable::new(&level, &analysis.dead, usize::MAX, &Limits::default()).unwrap();
             let mut heuristic = Heuristic::new(&level, &analysis);
             for _ in 0..300 {
@@ -506,7 +508,12 @@ mod tests {
                     player,
                 ));
                 checked += 1;
-                match table.bound(&boxes, player, heuristic.matrix()) {
+                match table.bound(
+                    &mut PairScratch::default(),
+                    &boxes,
+                    player,
+                    heuristic.matrix(),
+                ) {
                     PairBound::Dead => {
                         assert_eq!(pushes, None, "{boxes:?} {player}");
                         dead += 1;

@@ -90,6 +90,11 @@ fn with_player(box_hash: u64, player: u16) -> u64 {
     h ^ (h >> 31)
 }
 
+/// The hash a table gives a position: for spreading positions over several tables.
+pub(crate) fn hash_of(words: &[u64], player: u16) -> u64 {
+    with_player(box_hash(words), player)
+}
+
 impl PositionTable {
     /// A table for box sets of `words` 64-bit words.
     pub(crate) fn new(words: usize) -> PositionTable {

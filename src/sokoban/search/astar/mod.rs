@@ -58,7 +58,7 @@ use super::flood::Flood;
 use super::freeze::Freeze;
 use super::heuristic::{Heuristic, MAX_CELLS};
 use super::open::Open;
-use super::pairs::{PairBound, PairTable};
+use super::pairs::{PairBound, PairScratch, PairTable};
 use super::perimeter::Perimeter;
 use super::positions::{pack, PositionTable};
 use super::split::Split;
@@ -69,8 +69,10 @@ use gridsat_encodings::sokoban::{Analysis, Level, Square};
 use std::ops::ControlFlow;
 use std::time::Instant;
 
+mod layer;
 mod settings;
-pub use settings::{Options, PerimeterOptions, SearchStats, PAIR_BYTES, SPLIT_AFTER};
+use layer::{Layer, LayerEnd};
+pub use settings::{Options, PerimeterOptions, SearchStats, LAYER_AFTER, PAIR_BYTES, SPLIT_AFTER};
 
 /// The split bound is given up when its half searches have stored more than this many
 /// times the positions of the search itself (and `SPLIT_AFTER`): on levels with long
@@ -257,7 +259,8 @@ fn search_bounded(
     let mut grown_at = (0, 0);
     let mut next_growth = options.perimeter.map_or(0, |p| p.after);
     let parity_of = |g: u32| (h0 + g) % 2;
-    let mut pairs = (options.pair_bytes > 0)
+    let mut pair_scratch = PairScratch::default();
+    let pairs = (options.pair_bytes > 0)
         .then(|| {
             let started = Instant::now();
             let table = PairTable::new(level, &analysis.dead, options.pair_bytes, limits);
@@ -304,6 +307,42 @@ fn search_bounded(
                 },
                 stats,
             );
+        }
+        // The last layer under the ceiling: on every core (see `layer`). The split bound,
+        // when in use, prunes more than a second core would gain.
+        if f + 2 > ceiling.pushes
+            && options.layer_workers > 1
+            && stats.layer_workers == 0
+            && store.len() >= options.layer_after
+            && !matches!(split, SplitState::On(_))
+        {
+            let layer = Layer {
+                level,
+                analysis,
+                pairs: pairs.as_ref(),
+                pi_corrals: options.pi_corrals,
+                store: &store,
+                g_of: &g_of,
+                h_of: &h_of,
+                paired: &paired,
+                ceiling: ceiling.pushes,
+                limits,
+            };
+            let open_now: Vec<usize> = (0..store.len())
+                .filter(|&j| !closed[j] && g_of[j] + u32::from(h_of[j]) <= ceiling.pushes)
+                .collect();
+            let (end, report) = layer.run(&open_now, options.layer_workers, &heuristic);
+            stats.add_layer(options.layer_workers, &report);
+            least_cut = least_cut.min(report.least_cut);
+            match end {
+                // Every position within the ceiling expanded: what is left in the open
+                // list is past it.
+                LayerEnd::Exhausted => open_now.into_iter().for_each(|j| closed[j] = true),
+                // The search finds the plan itself, with its path.
+                LayerEnd::Solved => open.push(f, u32::from(h_of[i]), i),
+                LayerEnd::Stopped(reason) => return (gave_up(reason), stats),
+            }
+            continue;
         }
         if stats.expanded % 1024 == 0 {
             if limits.expired() {
@@ -415,9 +454,9 @@ fn search_bounded(
             unreachable!("a stored position has a finite bound");
         };
         // The pair bound, like the others, when the position comes off the open list.
-        if let Some(pairs) = pairs.as_mut().filter(|_| !paired[i]) {
+        if let Some(pairs) = pairs.as_ref().filter(|_| !paired[i]) {
             paired[i] = true;
-            match pairs.bound(&box_list, player, heuristic.matrix()) {
+            match pairs.bound(&mut pair_scratch, &box_list, player, heuristic.matrix()) {
                 PairBound::Dead => {
                     stats.pair_deadlocks += 1;
                     closed[i] = true;
@@ -498,7 +537,7 @@ fn search_bounded(
                 // A new child takes the pair bound now, from its matching as `child`
                 // left it: one raised past the ceiling, or dead, never enters the open
                 // list (most of the pair bounds raise a position out of the last layer).
-                if let Some(pairs) = pairs.as_mut().filter(|_| new) {
+                if let Some(pairs) = pairs.as_ref().filter(|_| new) {
                     paired[j] = true;
                     let k = box_list
                         .iter()
@@ -507,7 +546,7 @@ fn search_bounded(
                     child_boxes.clone_from(&box_list);
                     child_boxes[k] = target;
                     let pair_bound = heuristic.with_child_matrix((k, target, player), |m| {
-                        pairs.bound(&child_boxes, player, m)
+                        pairs.bound(&mut pair_scratch, &child_boxes, player, m)
                     });
                     match pair_bound {
                         PairBound::Dead => {

@@ -43,6 +43,26 @@ pub struct SearchStats {
     /// Children not stored because their bound passed the ceiling: `--max-pushes`, or
     /// one push fewer than a plan another search found (see `ceiling`).
     pub ceiling_cuts: usize,
+    /// The last layer on several cores (see `layer`): its workers (0: not run), the
+    /// positions they expanded (counted in `expanded` too) and stored new.
+    pub layer_workers: usize,
+    pub layer_expanded: usize,
+    pub layer_stored: usize,
+}
+
+impl SearchStats {
+    /// Counts what the workers of the last layer did.
+    pub(super) fn add_layer(&mut self, workers: usize, layer: &super::layer::LayerReport) {
+        self.layer_workers = workers;
+        self.layer_expanded += layer.expanded;
+        self.layer_stored += layer.stored;
+        self.expanded += layer.expanded;
+        self.corral_expansions += layer.corral_expansions;
+        self.corral_deadlocks += layer.corral_deadlocks;
+        self.pair_raised += layer.pair_raised;
+        self.pair_deadlocks += layer.pair_deadlocks;
+        self.ceiling_cuts += layer.ceiling_cuts;
+    }
 }
 
 /// Which optional pruning and bounds the search uses (every setting proves the same
@@ -59,6 +79,10 @@ pub struct Options {
     /// The pair bound (see `pairs`) when its table takes at most this many bytes (0:
     /// never).
     pub pair_bytes: usize,
+    /// Threads for the last layer under a ceiling (see `layer`): 1 keeps it on the
+    /// search's own; and the positions the search must have stored first.
+    pub layer_workers: usize,
+    pub layer_after: usize,
 }
 
 /// When the perimeter bound starts, how large it grows, and when it is dropped.
@@ -94,9 +118,15 @@ impl Default for Options {
             split_after: Some(SPLIT_AFTER),
             perimeter: Some(PerimeterOptions::default()),
             pair_bytes: PAIR_BYTES,
+            layer_workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            layer_after: LAYER_AFTER,
         }
     }
 }
+
+/// Positions the search stores before its last layer may go to several cores: a
+/// smaller search is over before the threads would pay for themselves.
+pub const LAYER_AFTER: usize = 10_000;
 
 /// The largest pair table built by default.
 pub const PAIR_BYTES: usize = 256 << 20;

@@ -30,7 +30,7 @@ use crate::sokoban::search::flood::Flood;
 use crate::sokoban::search::freeze::Freeze;
 use crate::sokoban::search::heuristic::Heuristic;
 use crate::sokoban::search::open::Open;
-use crate::sokoban::search::pairs::{PairBound, PairTable};
+use crate::sokoban::search::pairs::{PairBound, PairScratch, PairTable};
 use crate::sokoban::search::positions::{pack, PositionTable};
 use crate::sokoban::Limits;
 use gridsat_encodings::sokoban::{Analysis, Level};
@@ -54,6 +54,7 @@ pub(super) struct WeightedSearch<'a> {
     /// that block each other for good are a deadlock, and their excess raises the
     /// bound (Sasquatch 19 plans in a fifth of the positions with it).
     pairs: Option<Option<PairTable>>,
+    pair_scratch: PairScratch,
     boxes_equal_goals: bool,
     store: PositionTable,
     g_of: Vec<u32>,
@@ -85,6 +86,7 @@ impl<'a> WeightedSearch<'a> {
             child_flood: Flood::new(n),
             corrals: Corrals::new(n),
             pairs: None,
+            pair_scratch: PairScratch::default(),
             boxes_equal_goals: level.boxes().len() == level.goals().len(),
             store: PositionTable::new(n.div_ceil(64)),
             g_of: Vec::new(),
@@ -192,7 +194,8 @@ impl<'a> WeightedSearch<'a> {
             &mut self.closed,
             &mut self.open,
         );
-        let mut pairs = self.pairs.as_mut().and_then(Option::as_mut);
+        let pairs = self.pairs.as_ref().and_then(Option::as_ref);
+        let pair_scratch = &mut self.pair_scratch;
         let box_list = &self.box_list;
         let mut child_boxes = Vec::new();
         let mut packed = std::mem::take(&mut self.packed);
@@ -216,14 +219,14 @@ impl<'a> WeightedSearch<'a> {
                 let (j, new) = store.find_or_insert(&packed, child_player as u16);
                 if new {
                     // The pair bound, as A* takes it for a new child.
-                    if let Some(pairs) = pairs.as_mut().filter(|_| h > 0) {
+                    if let Some(pairs) = pairs.filter(|_| h > 0) {
                         let k = box_list.iter().position(|&b| b == push.from);
                         let k = k.expect("pushed");
                         child_boxes.clone_from(box_list);
                         child_boxes[k] = target;
                         let child = (k, target, child_player);
                         let bound = heuristic.with_child_matrix(child, |m| {
-                            pairs.bound(&child_boxes, child_player, m)
+                            pairs.bound(pair_scratch, &child_boxes, child_player, m)
                         });
                         match bound {
                             PairBound::Dead => h = u32::MAX,
