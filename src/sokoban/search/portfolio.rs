@@ -25,6 +25,7 @@ use super::sat::{solve_with, EncodingSize, Progress, SatOptions};
 use crate::limits::GRACE;
 use crate::priority::Courtesy;
 use crate::sokoban::{Known, Limits, Outcome};
+use gridsat_encodings::sokoban::analysis::push_parity;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
@@ -298,13 +299,21 @@ impl Portfolio {
         });
         let (mut astar_running, mut quick_running) = (true, false);
         let mut got = Gathered::default();
+        // A* near the quick plan: see `Known::proof_in_reach`.
+        let step = if push_parity(level).is_some() { 2 } else { 1 };
+        let mut quick_yielded = false;
         loop {
             let now = Instant::now();
-            let wait = [limits.budget.deadline(), joins.filter(|_| quick.is_some())]
-                .into_iter()
-                .flatten()
-                .min()
-                .map(|t| t.saturating_duration_since(now));
+            let poll = (quick_running && !quick_yielded).then(|| now + Known::POLL);
+            let wait = [
+                limits.budget.deadline(),
+                joins.filter(|_| quick.is_some()),
+                poll,
+            ]
+            .into_iter()
+            .flatten()
+            .min()
+            .map(|t| t.saturating_duration_since(now));
             let message = match (pending.take(), wait) {
                 (Some(m), _) => Ok(m),
                 (None, None) => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
@@ -401,10 +410,15 @@ impl Portfolio {
                     got.reasons.push(format!("quick: {reason}"));
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) if !limits.expired() => {
-                    // A quarter of the time has passed without a proof.
-                    if let Some(start) = quick.take().filter(|_| may_join(limits, &got)) {
+                    // A twelfth of the time has passed without a proof.
+                    let due = joins.is_some_and(|at| Instant::now() >= at);
+                    if let Some(start) = quick.take().filter(|_| due && may_join(limits, &got)) {
                         start();
                         quick_running = true;
+                    }
+                    if quick_running && known.proof_in_reach(step) {
+                        stop_quick.cancel();
+                        quick_yielded = true;
                     }
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {

@@ -24,6 +24,7 @@ use crate::limits::GRACE;
 use crate::sokoban::search::astar::{self, SearchStats};
 use crate::sokoban::search::moves::{self, MovesReport};
 use crate::sokoban::{Known, Limits, Outcome};
+use gridsat_encodings::sokoban::analysis::push_parity;
 use gridsat_encodings::sokoban::{Analysis, Level};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -119,11 +120,20 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
         ..Run::default()
     };
     let mut astar_done = false;
+    // A* near the best plan: see `Known::proof_in_reach`.
+    let step = if push_parity(level).is_some() { 2 } else { 1 };
+    let mut quick_yielded = false;
     loop {
-        let wake = [limits.budget.deadline(), second.as_ref().map(|_| handover)]
-            .into_iter()
-            .flatten()
-            .min();
+        let poll = (quick_running > 0 && !astar_done && !quick_yielded)
+            .then(|| Instant::now() + Known::POLL);
+        let wake = [
+            limits.budget.deadline(),
+            second.as_ref().map(|_| handover),
+            poll,
+        ]
+        .into_iter()
+        .flatten()
+        .min();
         let message = match wake {
             None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
             Some(at) => rx.recv_timeout(at.saturating_duration_since(Instant::now())),
@@ -177,6 +187,13 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
                 }
             }
             Err(mpsc::RecvTimeoutError::Timeout) if !limits.budget.expired() => {
+                if known.proof_in_reach(step) {
+                    stop_quick();
+                    quick_yielded = true;
+                }
+                if second.is_none() || Instant::now() < handover {
+                    continue;
+                }
                 // The handover: A* is told to stop (it answers with its bound).
                 if !run.plans.is_some() && !astar_done {
                     stop_astar.cancel();
