@@ -129,19 +129,6 @@ impl Known {
     pub fn bound(&self) -> usize {
         self.bound.load(Ordering::Relaxed)
     }
-
-    /// Whether the bound has come within `step` pushes (the push parity's: 2 when the
-    /// boxes fix it, else 1) of the plan found: a shorter plan, if any, is then one the
-    /// proving search finds itself in its last layer, and proves optimal. The quick
-    /// search stops there and leaves its core to that layer (see `astar::layer`):
-    /// Microban II 109 has its 42-push plan after 11 s, and A*'s last layer below it is
-    /// 5.2 of its 6.1 million expansions. Those who run both look every `POLL`.
-    pub fn proof_in_reach(&self, step: usize) -> bool {
-        self.plan().is_some_and(|p| self.bound() + step >= p)
-    }
-
-    /// How often `proof_in_reach` is looked at.
-    pub const POLL: std::time::Duration = std::time::Duration::from_millis(50);
 }
 
 impl Default for Limits {

@@ -19,13 +19,14 @@
 
 use super::astar;
 use super::moves::{self, MovesReport};
-use super::quick::plans::{plans, unproven_outcome, BestPlan, Improve, QuickEvent, QuickReport};
+use super::quick::plans::{
+    plans, unproven_outcome, BestPlan, Improve, QuickEvent, QuickReport, Yielding,
+};
 use super::quick::{turns, Options};
 use super::sat::{solve_with, EncodingSize, Progress, SatOptions};
 use crate::limits::GRACE;
 use crate::priority::Courtesy;
 use crate::sokoban::{Known, Limits, Outcome};
-use gridsat_encodings::sokoban::analysis::push_parity;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
@@ -299,12 +300,10 @@ impl Portfolio {
         });
         let (mut astar_running, mut quick_running) = (true, false);
         let mut got = Gathered::default();
-        // A* near the quick plan: see `Known::proof_in_reach`.
-        let step = if push_parity(level).is_some() { 2 } else { 1 };
-        let mut quick_yielded = false;
+        let mut yielding = Yielding::new(level);
         loop {
             let now = Instant::now();
-            let poll = (quick_running && !quick_yielded).then(|| now + Known::POLL);
+            let poll = yielding.next_look(quick_running);
             let wait = [
                 limits.budget.deadline(),
                 joins.filter(|_| quick.is_some()),
@@ -395,6 +394,7 @@ impl Portfolio {
                 }
                 Ok(Message::Quick(QuickEvent::Plan(plan, seconds))) => {
                     got.plans.offer(plan, seconds);
+                    yielding.plan_found();
                     // Without a deadline the first plan ends the level, as with --quick.
                     if limits.budget.deadline().is_none() {
                         stop_all();
@@ -416,9 +416,8 @@ impl Portfolio {
                         start();
                         quick_running = true;
                     }
-                    if quick_running && known.proof_in_reach(step) {
+                    if quick_running && yielding.due(&known) {
                         stop_quick.cancel();
-                        quick_yielded = true;
                     }
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {

@@ -5,24 +5,24 @@
 //! `f >= ceiling - 1`, since then every bound keeps the parity of the pushes to go (see
 //! `pairs`) and a child's `f` is its parent's or two more. On hard levels that layer is
 //! most of the work (Microban II 109 under its 42-push plan: 5.2 of 6.1 million
-//! expansions at `f = 40`), and in it the order no longer matters: no plan exists
-//! within the ceiling exactly when no position of the layer reached from its open
-//! positions, each with its fewest pushes, has a solved child. So the layer's open
-//! positions are handed to one worker per core, which expand them and what they reach
-//! in any order, sharing a table of the positions new to the layer (in shards, each
-//! behind its own lock) and a queue of work.
+//! expansions at `f = 40`), and a proof needs all of it: no plan exists within the
+//! ceiling exactly when no position reached from the open positions within the
+//! ceiling, each with its fewest pushes, has a solved child. So the open positions are
+//! handed to one worker per core, which expand them and what they reach, sharing a
+//! table of the positions new to the layer (in shards, each behind its own lock) and a
+//! queue ordered as A*'s open list orders a layer (`Queue`): where the plan known is not
+//! optimal, the shorter plan comes about as soon as A* alone would find it.
 //!
 //! A worker expands as the search does (the matching bound, the pair bound, PI-corrals,
-//! freeze deadlocks; not the split or perimeter bounds, which only prune more, and are
-//! not used with a layer in parallel when they change its shape, see `may_run`). A
-//! position the search stored already is left alone unless reached with fewer pushes
-//! (it was expanded, is open in this layer, or is dead or past the ceiling); one of the
+//! freeze deadlocks; not the split or perimeter bounds, which only prune more: the
+//! search does not hand over a layer while the split bound is in use). A position the
+//! search stored already is left alone unless reached with fewer pushes (it was
+//! expanded, is open and handed over, or is dead or past the ceiling); one new to the
 //! layer is expanded again only when reached with fewer pushes.
 //!
-//! A solved child ends the workers, and the search goes on alone from where it was:
-//! it finds that plan itself, with its path (the workers keep none), and proves it
-//! optimal as usual. That costs the layer twice, once, on the levels where the plan
-//! known was not optimal.
+//! A solved child ends the workers, and the search goes on alone from where it was: it
+//! finds that plan itself, with its path (the workers keep none), and proves it optimal
+//! as usual.
 
 use super::super::corral::{Corrals, Pruning};
 use super::super::expand::{for_each_child, Skip};
@@ -33,6 +33,7 @@ use super::super::pairs::{PairBound, PairScratch, PairTable};
 use super::super::positions::{hash_of, pack, squares, PositionTable};
 use crate::sokoban::Limits;
 use gridsat_encodings::sokoban::{Analysis, Level};
+use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -40,9 +41,6 @@ use std::time::Duration;
 
 /// Shards of the table of new positions: enough that two workers rarely wait for one.
 const SHARDS: usize = 64;
-
-/// Items a worker takes from the shared queue at a time.
-const BATCH: usize = 64;
 
 /// What the search hands the workers: the level, its bounds and what it stored.
 pub(super) struct Layer<'a> {
@@ -54,7 +52,10 @@ pub(super) struct Layer<'a> {
     pub g_of: &'a [u32],
     pub h_of: &'a [u16],
     pub paired: &'a [bool],
-    /// Children whose `f` passes this are not wanted.
+    /// The layer's `f`, and the ceiling when it was handed over: children whose `f`
+    /// passes the ceiling are not wanted (nor, when another search finds a shorter
+    /// plan meanwhile, those past the lower ceiling).
+    pub f: u32,
     pub ceiling: u32,
     pub limits: &'a Limits,
 }
@@ -66,6 +67,8 @@ pub(super) enum LayerEnd {
     Exhausted,
     /// A solved child: the search goes on alone and finds it.
     Solved,
+    /// Another search found a plan that puts the layer past the ceiling.
+    Lowered,
     /// The time or size limit.
     Stopped(String),
 }
@@ -124,16 +127,15 @@ struct Shard {
 const RUNNING: u8 = 0;
 const SOLVED: u8 = 1;
 const STOPPED: u8 = 2;
+const LOWERED: u8 = 3;
 
 /// What the workers share.
 struct Shared {
     shards: Vec<Mutex<Shard>>,
-    queue: Mutex<Vec<Item>>,
-    /// Items made and not yet expanded (queued, held by a worker, or being expanded):
-    /// the layer is done when it is 0.
+    queue: Mutex<Queue>,
+    /// Items made and not yet expanded (queued or being expanded): the layer is done
+    /// when it is 0.
     pending: AtomicUsize,
-    /// Workers waiting for work: the others then share theirs.
-    hungry: AtomicUsize,
     state: AtomicU8,
     stopped: Mutex<Option<String>>,
     stored: AtomicUsize,
@@ -152,44 +154,52 @@ impl Shared {
         self.state.load(Ordering::Acquire) == RUNNING
     }
 
-    /// Work for a worker whose own is done: a batch from the queue, waiting while
-    /// others still hold some; false when the layer is done or stopped.
-    fn take(&self, local: &mut Vec<Item>) -> bool {
-        let mut waiting = false;
-        let took = loop {
+    /// The next item, waiting while others still expand some; `None` when the layer
+    /// is done or stopped.
+    fn next(&self) -> Option<Item> {
+        loop {
             if !self.running() {
-                break false;
+                return None;
             }
-            {
-                let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-                let from = queue.len().saturating_sub(BATCH);
-                if from < queue.len() {
-                    local.extend(queue.drain(from..));
-                    break true;
-                }
+            if let Some(item) = self.queue.lock().unwrap_or_else(|e| e.into_inner()).pop() {
+                return Some(item);
             }
             if self.pending.load(Ordering::Acquire) == 0 {
-                break false;
-            }
-            if !waiting {
-                waiting = true;
-                self.hungry.fetch_add(1, Ordering::AcqRel);
+                return None;
             }
             std::thread::sleep(Duration::from_micros(50));
-        };
-        if waiting {
-            self.hungry.fetch_sub(1, Ordering::AcqRel);
         }
-        took
+    }
+}
+
+/// The items to expand, as A*'s open list orders a layer: least bound first (the
+/// deepest: on a level whose plan known is not optimal, the shorter plan is found as
+/// soon as A* alone would find it), then the oldest.
+#[derive(Default)]
+struct Queue {
+    by_h: Vec<VecDeque<Item>>,
+    /// No item is queued with a smaller bound.
+    min_h: usize,
+}
+
+impl Queue {
+    fn push(&mut self, item: Item) {
+        let h = usize::from(item.h);
+        if self.by_h.len() <= h {
+            self.by_h.resize_with(h + 1, VecDeque::new);
+        }
+        self.min_h = self.min_h.min(h);
+        self.by_h[h].push_back(item);
     }
 
-    /// Half of `local` to the queue when another worker waits for work.
-    fn share(&self, local: &mut Vec<Item>) {
-        if local.len() > 1 && self.hungry.load(Ordering::Acquire) > 0 {
-            let half = local.len() / 2;
-            let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-            queue.extend(local.drain(half..));
+    fn pop(&mut self) -> Option<Item> {
+        while let Some(queue) = self.by_h.get_mut(self.min_h) {
+            if let Some(item) = queue.pop_front() {
+                return Some(item);
+            }
+            self.min_h += 1;
         }
+        None
     }
 }
 
@@ -202,15 +212,15 @@ impl Layer<'_> {
         workers: usize,
         heuristic: &Heuristic,
     ) -> (LayerEnd, LayerReport) {
-        let items: Vec<Item> = open
-            .iter()
+        let mut queue = Queue::default();
+        open.iter()
             .map(|&i| Item {
                 place: Place::Stored(i as u32),
                 g: self.g_of[i],
                 h: self.h_of[i],
                 paired: self.paired[i],
             })
-            .collect();
+            .for_each(|item| queue.push(item));
         let words = self.level.num_cells().div_ceil(64);
         let shared = Shared {
             shards: (0..SHARDS)
@@ -222,9 +232,8 @@ impl Layer<'_> {
                     })
                 })
                 .collect(),
-            pending: AtomicUsize::new(items.len()),
-            queue: Mutex::new(items),
-            hungry: AtomicUsize::new(0),
+            pending: AtomicUsize::new(open.len()),
+            queue: Mutex::new(queue),
             state: AtomicU8::new(RUNNING),
             stopped: Mutex::new(None),
             stored: AtomicUsize::new(0),
@@ -251,6 +260,7 @@ impl Layer<'_> {
         report.stored = shared.stored.load(Ordering::Acquire);
         let end = match shared.state.load(Ordering::Acquire) {
             SOLVED => LayerEnd::Solved,
+            LOWERED => LayerEnd::Lowered,
             STOPPED => LayerEnd::Stopped(
                 shared
                     .stopped
@@ -303,19 +313,17 @@ impl<'a, 'l> Worker<'a, 'l> {
     }
 
     fn work(mut self, shared: &Shared) -> LayerReport {
-        let mut local = Vec::new();
-        loop {
-            let Some(item) = local.pop() else {
-                if shared.take(&mut local) {
-                    continue;
-                }
-                break;
-            };
-            if shared.running() {
-                self.expand(item, shared, &mut local);
+        let mut children = Vec::new();
+        while let Some(item) = shared.next() {
+            self.expand(item, shared, &mut children);
+            // The children count before their parent stops counting: `pending` is 0
+            // only when nothing is left.
+            if !children.is_empty() {
+                shared.pending.fetch_add(children.len(), Ordering::AcqRel);
+                let mut queue = shared.queue.lock().unwrap_or_else(|e| e.into_inner());
+                children.drain(..).for_each(|child| queue.push(child));
             }
             shared.pending.fetch_sub(1, Ordering::AcqRel);
-            shared.share(&mut local);
         }
         self.report
     }
@@ -348,10 +356,15 @@ impl<'a, 'l> Worker<'a, 'l> {
         usize::from(player)
     }
 
-    fn expand(&mut self, item: Item, shared: &Shared, local: &mut Vec<Item>) {
+    fn expand(&mut self, item: Item, shared: &Shared, children: &mut Vec<Item>) {
         let layer = self.layer;
         let player = self.unpack(item.place, shared);
         let (g, mut h) = (item.g, u32::from(item.h));
+        let ceiling = layer.ceiling.min(layer.limits.ceiling().pushes);
+        if ceiling < layer.f {
+            shared.stop(LOWERED, None);
+            return;
+        }
         let Some(matching) = self.heuristic.expand(&self.box_list, player) else {
             return;
         };
@@ -373,7 +386,7 @@ impl<'a, 'l> Worker<'a, 'l> {
                 PairBound::Excess(e) if matching + raised(e) > h => {
                     self.report.pair_raised += 1;
                     h = matching + raised(e);
-                    if g + h > layer.ceiling {
+                    if g + h > ceiling {
                         self.cut(g + h);
                         return;
                     }
@@ -412,7 +425,7 @@ impl<'a, 'l> Worker<'a, 'l> {
             }
         }
         let only = (pruning == Pruning::Corral).then_some(&self.corrals);
-        let mut skip = Skip::above(layer.ceiling.saturating_sub(g + 1));
+        let mut skip = Skip::above(ceiling.saturating_sub(g + 1));
         let (box_list, packed, child_boxes) =
             (&self.box_list, &mut self.packed, &mut self.child_boxes);
         let (report, scratch) = (&mut self.report, &mut self.scratch);
@@ -475,13 +488,12 @@ impl<'a, 'l> Worker<'a, 'l> {
                         PairBound::Excess(_) => {}
                     }
                 }
-                if g + 1 + hc > layer.ceiling {
+                if g + 1 + hc > ceiling {
                     report.ceiling_cuts += 1;
                     report.least_cut = report.least_cut.min(g + 1 + hc);
                     return ControlFlow::Continue(());
                 }
-                shared.pending.fetch_add(1, Ordering::AcqRel);
-                local.push(Item {
+                children.push(Item {
                     place: Place::New(s, j),
                     g: g + 1,
                     h: clamp(hc),

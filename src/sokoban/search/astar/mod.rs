@@ -325,6 +325,7 @@ fn search_bounded(
                 g_of: &g_of,
                 h_of: &h_of,
                 paired: &paired,
+                f,
                 ceiling: ceiling.pushes,
                 limits,
             };
@@ -338,8 +339,9 @@ fn search_bounded(
                 // Every position within the ceiling expanded: what is left in the open
                 // list is past it.
                 LayerEnd::Exhausted => open_now.into_iter().for_each(|j| closed[j] = true),
-                // The search finds the plan itself, with its path.
-                LayerEnd::Solved => open.push(f, u32::from(h_of[i]), i),
+                // The search finds the plan itself, with its path; or, the ceiling
+                // lowered past the layer, ends with the layer's `f` as its bound.
+                LayerEnd::Solved | LayerEnd::Lowered => open.push(f, u32::from(h_of[i]), i),
                 LayerEnd::Stopped(reason) => return (gave_up(reason), stats),
             }
             continue;

@@ -18,13 +18,12 @@
 //! Without a deadline the first plan ends the level: A* is stopped and its bound taken.
 //! A plan whose pushes the bound reaches is push-optimal after all, and says so.
 
-use super::plans::{plans, unproven_outcome, BestPlan, Improve, QuickEvent, QuickReport};
+use super::plans::{plans, unproven_outcome, BestPlan, Improve, QuickEvent, QuickReport, Yielding};
 use super::{turns, Options};
 use crate::limits::GRACE;
 use crate::sokoban::search::astar::{self, SearchStats};
 use crate::sokoban::search::moves::{self, MovesReport};
 use crate::sokoban::{Known, Limits, Outcome};
-use gridsat_encodings::sokoban::analysis::push_parity;
 use gridsat_encodings::sokoban::{Analysis, Level};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -120,12 +119,9 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
         ..Run::default()
     };
     let mut astar_done = false;
-    // A* near the best plan: see `Known::proof_in_reach`.
-    let step = if push_parity(level).is_some() { 2 } else { 1 };
-    let mut quick_yielded = false;
+    let mut yielding = Yielding::new(level);
     loop {
-        let poll = (quick_running > 0 && !astar_done && !quick_yielded)
-            .then(|| Instant::now() + Known::POLL);
+        let poll = yielding.next_look(quick_running > 0 && !astar_done);
         let wake = [
             limits.budget.deadline(),
             second.as_ref().map(|_| handover),
@@ -149,6 +145,7 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
             }
             Ok(Message::Quick(QuickEvent::Plan(plan, seconds))) => {
                 run.plans.offer(plan, seconds);
+                yielding.plan_found();
                 if !improve {
                     stop_astar.cancel();
                     stop_quick();
@@ -187,9 +184,8 @@ pub fn solve(level: &Level, limits: &Limits) -> anyhow::Result<Anytime> {
                 }
             }
             Err(mpsc::RecvTimeoutError::Timeout) if !limits.budget.expired() => {
-                if known.proof_in_reach(step) {
+                if !astar_done && yielding.due(&known) {
                     stop_quick();
-                    quick_yielded = true;
                 }
                 if second.is_none() || Instant::now() < handover {
                     continue;
