@@ -142,8 +142,12 @@ struct Shared {
 }
 
 impl Shared {
+    /// Ends the layer with `state`, unless it has ended already (the first end counts).
     fn stop(&self, state: u8, reason: Option<String>) {
-        if self.state.swap(state, Ordering::AcqRel) == RUNNING {
+        let first =
+            self.state
+                .compare_exchange(RUNNING, state, Ordering::AcqRel, Ordering::Acquire);
+        if first.is_ok() {
             if let Some(reason) = reason {
                 *self.stopped.lock().unwrap_or_else(|e| e.into_inner()) = Some(reason);
             }
