@@ -99,6 +99,15 @@ impl Layout {
     }
 }
 
+/// What an excess adds to the matching bound: with a box per goal the pushes to go keep
+/// the matching's parity, so an odd excess is rounded up.
+pub(super) fn excess_raised(excess: u32, boxes_equal_goals: bool) -> u32 {
+    match boxes_equal_goals {
+        true => excess + excess % 2,
+        false => excess,
+    }
+}
+
 /// What the pair bound added to a position's matching bound.
 pub(super) enum PairBound {
     /// The sum of the excesses of the disjoint pairs chosen (0: none).
@@ -520,7 +529,7 @@ mod tests {
                     }
                     PairBound::Excess(e) => {
                         // Rounded up to the parity of the pushes to go, as A* takes it.
-                        let bound = matching + e + e % 2;
+                        let bound = matching + excess_raised(e, true);
                         if let Some(pushes) = pushes {
                             assert!(bound <= pushes, "{matching} + {e} > {pushes}");
                         }

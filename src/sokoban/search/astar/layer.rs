@@ -29,7 +29,7 @@ use super::super::expand::{for_each_child, Skip};
 use super::super::flood::Flood;
 use super::super::freeze::Freeze;
 use super::super::heuristic::Heuristic;
-use super::super::pairs::{PairBound, PairScratch, PairTable};
+use super::super::pairs::{excess_raised, PairBound, PairScratch, PairTable};
 use super::super::positions::{hash_of, pack, squares, PositionTable};
 use crate::sokoban::Limits;
 use gridsat_encodings::sokoban::{Analysis, Level};
@@ -372,10 +372,8 @@ impl<'a, 'l> Worker<'a, 'l> {
         let Some(matching) = self.heuristic.expand(&self.box_list, player) else {
             return;
         };
-        let raised = |e: u32| match layer.level.boxes().len() == layer.level.goals().len() {
-            true => e + e % 2,
-            false => e,
-        };
+        let boxes_equal_goals = layer.level.boxes().len() == layer.level.goals().len();
+        let raised = |e: u32| excess_raised(e, boxes_equal_goals);
         if let Some(pairs) = layer.pairs.filter(|_| !item.paired) {
             match pairs.bound(
                 &mut self.scratch,
@@ -416,7 +414,7 @@ impl<'a, 'l> Worker<'a, 'l> {
                 &layer.analysis.dead,
                 &self.occupied,
                 &self.flood,
-                layer.level.boxes().len() == layer.level.goals().len(),
+                boxes_equal_goals,
             ),
             false => Pruning::None,
         };

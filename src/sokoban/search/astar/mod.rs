@@ -58,7 +58,7 @@ use super::flood::Flood;
 use super::freeze::Freeze;
 use super::heuristic::{Heuristic, MAX_CELLS};
 use super::open::Open;
-use super::pairs::{PairBound, PairScratch, PairTable};
+use super::pairs::{excess_raised, PairBound, PairScratch, PairTable};
 use super::perimeter::Perimeter;
 use super::positions::{pack, PositionTable};
 use super::split::Split;
@@ -275,7 +275,7 @@ fn search_bounded(
         // either way).
         options.perimeter = None;
     }
-    let raised = |e: u32| if boxes_equal_goals { e + e % 2 } else { e };
+    let raised = |e: u32| excess_raised(e, boxes_equal_goals);
     // The least bound of a child cut at the ceiling: with the open list empty, a bound
     // on every plan.
     let mut least_cut = u32::MAX;

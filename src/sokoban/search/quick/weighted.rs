@@ -30,7 +30,7 @@ use crate::sokoban::search::flood::Flood;
 use crate::sokoban::search::freeze::Freeze;
 use crate::sokoban::search::heuristic::Heuristic;
 use crate::sokoban::search::open::Open;
-use crate::sokoban::search::pairs::{PairBound, PairScratch, PairTable};
+use crate::sokoban::search::pairs::{excess_raised, PairBound, PairScratch, PairTable};
 use crate::sokoban::search::positions::{pack, PositionTable};
 use crate::sokoban::Limits;
 use gridsat_encodings::sokoban::{Analysis, Level};
@@ -231,8 +231,7 @@ impl<'a> WeightedSearch<'a> {
                         match bound {
                             PairBound::Dead => h = u32::MAX,
                             // With a box per goal the pushes to go keep the bound's parity.
-                            PairBound::Excess(e) if boxes_equal_goals => h += e + e % 2,
-                            PairBound::Excess(e) => h += e,
+                            PairBound::Excess(e) => h += excess_raised(e, boxes_equal_goals),
                         }
                     }
                     store.set_origin(j, i, push);
