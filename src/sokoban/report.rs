@@ -183,7 +183,7 @@ impl LevelReport {
         let mut parts = Vec::new();
         if let Some(s) = &self.search {
             parts.push(format!(
-                "astar: {} positions stored, {} expanded, {} reopened; corrals: {} expansions, {} deadlocks; split: from {} until {}, {} searches of {} positions, {} deadlocks; perimeter: {} positions, complete to {}, {:.2} s, {} bounds raised, {} deadlocks; pairs: {} bytes, {:.2} s, {} bounds raised, {} deadlocks; {} children past the ceiling; last layer: {} workers, {} expanded, {} new positions",
+                "astar: {} positions stored, {} expanded, {} reopened; corrals: {} expansions, {} deadlocks; split: from {} until {}, {} searches of {} positions, {} deadlocks; perimeter: {} positions, complete to {}, {:.2} s, {} bounds raised, {} deadlocks; pairs: {} bytes, {:.2} s, {} bounds raised, {} deadlocks; {} children past the ceiling; last layer: {} workers, {} expanded, {} new positions{}",
                 s.stored,
                 s.expanded,
                 s.reopened,
@@ -209,7 +209,8 @@ impl LevelReport {
                 s.ceiling_cuts,
                 s.layer_workers,
                 s.layer_expanded,
-                s.layer_stored
+                s.layer_stored,
+                if s.layer_plans > 0 { ", the plan theirs" } else { "" }
             ));
         }
         if let Some(m) = &self.moves_search {

@@ -209,7 +209,22 @@ impl PositionTable {
     /// Records that position `i` is reached from position `parent` by `push`.
     pub(crate) fn set_origin(&mut self, i: usize, parent: usize, push: Push) {
         self.parent[i] = parent as u32;
+        self.set_push(i, push);
+    }
+
+    /// Records the push that reached position `i`, from a parent kept elsewhere (the
+    /// last layer's workers keep parents across several tables).
+    pub(crate) fn set_push(&mut self, i: usize, push: Push) {
         self.push[i] = (push.from * 4 + push.dir.index()) as u32;
+    }
+
+    /// The push recorded for position `i`.
+    pub(crate) fn push_of(&self, i: usize) -> Push {
+        let code = self.push[i] as usize;
+        Push {
+            from: code / 4,
+            dir: Dir::ALL[code % 4],
+        }
     }
 
     fn grow(&mut self) {
@@ -231,11 +246,7 @@ impl PositionTable {
     pub(crate) fn plan_to(&self, mut i: usize) -> Vec<Push> {
         let mut plan = Vec::new();
         while self.parent[i] != EMPTY {
-            let code = self.push[i] as usize;
-            plan.push(Push {
-                from: code / 4,
-                dir: Dir::ALL[code % 4],
-            });
+            plan.push(self.push_of(i));
             i = self.parent[i] as usize;
         }
         plan.reverse();

@@ -339,9 +339,16 @@ fn search_bounded(
                 // Every position within the ceiling expanded: what is left in the open
                 // list is past it.
                 LayerEnd::Exhausted => open_now.into_iter().for_each(|j| closed[j] = true),
-                // The search finds the plan itself, with its path; or, the ceiling
-                // lowered past the layer, ends with the layer's `f` as its bound.
-                LayerEnd::Solved | LayerEnd::Lowered => open.push(f, u32::from(h_of[i]), i),
+                // No plan has fewer than `f` pushes: one of `f` is optimal.
+                LayerEnd::Solved(plan) if plan.len() <= f as usize => {
+                    stats.stored = store.len();
+                    stats.layer_plans += 1;
+                    return (Outcome::Solved(Solution::push_optimal(plan, false)), stats);
+                }
+                // A longer plan (more boxes than goals: the layer took children one
+                // push past `f`): the search goes on alone and finds the optimum; or,
+                // the ceiling lowered past the layer, ends with `f` as its bound.
+                LayerEnd::Solved(_) | LayerEnd::Lowered => open.push(f, u32::from(h_of[i]), i),
                 LayerEnd::Stopped(reason) => return (gave_up(reason), stats),
             }
             continue;

@@ -44,10 +44,12 @@ pub struct SearchStats {
     /// one push fewer than a plan another search found (see `ceiling`).
     pub ceiling_cuts: usize,
     /// The last layer on several cores (see `layer`): its workers (0: not run), the
-    /// positions they expanded (counted in `expanded` too) and stored new.
+    /// positions they expanded (counted in `expanded` too) and stored new, and 1 when
+    /// the plan returned is the one they found.
     pub layer_workers: usize,
     pub layer_expanded: usize,
     pub layer_stored: usize,
+    pub layer_plans: usize,
 }
 
 impl SearchStats {

@@ -20,9 +20,15 @@
 //! expanded, is open and handed over, or is dead or past the ceiling); one new to the
 //! layer is expanded again only when reached with fewer pushes.
 //!
-//! A solved child ends the workers, and the search goes on alone from where it was: it
-//! finds that plan itself, with its path (the workers keep none), and proves it optimal
-//! as usual.
+//! A solved child ends the workers with its plan: each position new to the layer keeps
+//! the position it was reached from (in the search's table or a shard) and the push,
+//! 12 bytes, so the plan is read back to a position of the search's and on from there.
+//! Its pushes are at least the layer's `f`, the bound proven when the layer was handed
+//! over; a plan of exactly that many is optimal and ends the search. A longer one (with
+//! more boxes than goals, where the layer takes children one push past it) does not: the
+//! search goes on alone from where it was, as A* would, and finds the optimum itself.
+
+mod shared;
 
 use super::super::corral::{Corrals, Pruning};
 use super::super::expand::{for_each_child, Skip};
@@ -30,17 +36,11 @@ use super::super::flood::Flood;
 use super::super::freeze::Freeze;
 use super::super::heuristic::Heuristic;
 use super::super::pairs::{excess_raised, PairBound, PairScratch, PairTable};
-use super::super::positions::{hash_of, pack, squares, PositionTable};
+use super::super::positions::{pack, squares, PositionTable};
 use crate::sokoban::Limits;
-use gridsat_encodings::sokoban::{Analysis, Level};
-use std::collections::VecDeque;
+use gridsat_encodings::sokoban::{Analysis, Level, Push};
+use shared::{clamp, Item, Place, Shared};
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::Duration;
-
-/// Shards of the table of new positions: enough that two workers rarely wait for one.
-const SHARDS: usize = 64;
 
 /// What the search hands the workers: the level, its bounds and what it stored.
 pub(super) struct Layer<'a> {
@@ -65,8 +65,8 @@ pub(super) struct Layer<'a> {
 pub(super) enum LayerEnd {
     /// Every position of the layer expanded, none with a solved child.
     Exhausted,
-    /// A solved child: the search goes on alone and finds it.
-    Solved,
+    /// A solved child, and the plan to it from the first position.
+    Solved(Vec<Push>),
     /// Another search found a plan that puts the layer past the ceiling.
     Lowered,
     /// The time or size limit.
@@ -99,114 +99,6 @@ impl LayerReport {
     }
 }
 
-/// Where a position of the layer is kept: in the search's table, or new to the layer.
-#[derive(Clone, Copy, Debug)]
-enum Place {
-    Stored(u32),
-    New(u32, u32),
-}
-
-/// A position to expand, with its pushes, its bound and whether that includes the pair
-/// bound already.
-#[derive(Clone, Copy, Debug)]
-struct Item {
-    place: Place,
-    g: u32,
-    h: u16,
-    paired: bool,
-}
-
-/// A shard of the positions new to the layer, with their fewest pushes (0: dead) and
-/// bounds.
-struct Shard {
-    table: PositionTable,
-    g: Vec<u32>,
-    h: Vec<u16>,
-}
-
-const RUNNING: u8 = 0;
-const SOLVED: u8 = 1;
-const STOPPED: u8 = 2;
-const LOWERED: u8 = 3;
-
-/// What the workers share.
-struct Shared {
-    shards: Vec<Mutex<Shard>>,
-    queue: Mutex<Queue>,
-    /// Items made and not yet expanded (queued or being expanded): the layer is done
-    /// when it is 0.
-    pending: AtomicUsize,
-    state: AtomicU8,
-    stopped: Mutex<Option<String>>,
-    stored: AtomicUsize,
-}
-
-impl Shared {
-    /// Ends the layer with `state`, unless it has ended already (the first end counts).
-    fn stop(&self, state: u8, reason: Option<String>) {
-        let first =
-            self.state
-                .compare_exchange(RUNNING, state, Ordering::AcqRel, Ordering::Acquire);
-        if first.is_ok() {
-            if let Some(reason) = reason {
-                *self.stopped.lock().unwrap_or_else(|e| e.into_inner()) = Some(reason);
-            }
-        }
-    }
-
-    fn running(&self) -> bool {
-        self.state.load(Ordering::Acquire) == RUNNING
-    }
-
-    /// The next item, waiting while others still expand some; `None` when the layer
-    /// is done or stopped.
-    fn next(&self) -> Option<Item> {
-        loop {
-            if !self.running() {
-                return None;
-            }
-            if let Some(item) = self.queue.lock().unwrap_or_else(|e| e.into_inner()).pop() {
-                return Some(item);
-            }
-            if self.pending.load(Ordering::Acquire) == 0 {
-                return None;
-            }
-            std::thread::sleep(Duration::from_micros(50));
-        }
-    }
-}
-
-/// The items to expand, as A*'s open list orders a layer: least bound first (the
-/// deepest: on a level whose plan known is not optimal, the shorter plan is found as
-/// soon as A* alone would find it), then the oldest.
-#[derive(Default)]
-struct Queue {
-    by_h: Vec<VecDeque<Item>>,
-    /// No item is queued with a smaller bound.
-    min_h: usize,
-}
-
-impl Queue {
-    fn push(&mut self, item: Item) {
-        let h = usize::from(item.h);
-        if self.by_h.len() <= h {
-            self.by_h.resize_with(h + 1, VecDeque::new);
-        }
-        self.min_h = self.min_h.min(h);
-        self.by_h[h].push_back(item);
-    }
-
-    fn pop(&mut self) -> Option<Item> {
-        while let Some(queue) = self.by_h.get_mut(self.min_h) {
-            if let Some(item) = queue.pop_front() {
-                return Some(item);
-            }
-            self.min_h += 1;
-        }
-        None
-    }
-}
-
 impl Layer<'_> {
     /// Expands the layer from `open` (the search's open positions in it) on `workers`
     /// threads, each with a heuristic like `heuristic`.
@@ -216,32 +108,13 @@ impl Layer<'_> {
         workers: usize,
         heuristic: &Heuristic,
     ) -> (LayerEnd, LayerReport) {
-        let mut queue = Queue::default();
-        open.iter()
-            .map(|&i| Item {
-                place: Place::Stored(i as u32),
-                g: self.g_of[i],
-                h: self.h_of[i],
-                paired: self.paired[i],
-            })
-            .for_each(|item| queue.push(item));
-        let words = self.level.num_cells().div_ceil(64);
-        let shared = Shared {
-            shards: (0..SHARDS)
-                .map(|_| {
-                    Mutex::new(Shard {
-                        table: PositionTable::new(words),
-                        g: Vec::new(),
-                        h: Vec::new(),
-                    })
-                })
-                .collect(),
-            pending: AtomicUsize::new(open.len()),
-            queue: Mutex::new(queue),
-            state: AtomicU8::new(RUNNING),
-            stopped: Mutex::new(None),
-            stored: AtomicUsize::new(0),
-        };
+        let open = open.iter().map(|&i| Item {
+            place: Place::Stored(i as u32),
+            g: self.g_of[i],
+            h: self.h_of[i],
+            paired: self.paired[i],
+        });
+        let shared = Shared::new(self.level.num_cells().div_ceil(64), open);
         let mut report = LayerReport {
             least_cut: u32::MAX,
             ..LayerReport::default()
@@ -261,19 +134,8 @@ impl Layer<'_> {
                 }
             }
         });
-        report.stored = shared.stored.load(Ordering::Acquire);
-        let end = match shared.state.load(Ordering::Acquire) {
-            SOLVED => LayerEnd::Solved,
-            LOWERED => LayerEnd::Lowered,
-            STOPPED => LayerEnd::Stopped(
-                shared
-                    .stopped
-                    .into_inner()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .unwrap_or_else(|| "time limit".into()),
-            ),
-            _ => LayerEnd::Exhausted,
-        };
+        report.stored = shared.stored();
+        let end = shared.end(self.store);
         (end, report)
     }
 }
@@ -320,14 +182,7 @@ impl<'a, 'l> Worker<'a, 'l> {
         let mut children = Vec::new();
         while let Some(item) = shared.next() {
             self.expand(item, shared, &mut children);
-            // The children count before their parent stops counting: `pending` is 0
-            // only when nothing is left.
-            if !children.is_empty() {
-                shared.pending.fetch_add(children.len(), Ordering::AcqRel);
-                let mut queue = shared.queue.lock().unwrap_or_else(|e| e.into_inner());
-                children.drain(..).for_each(|child| queue.push(child));
-            }
-            shared.pending.fetch_sub(1, Ordering::AcqRel);
+            shared.expanded(&mut children);
         }
         self.report
     }
@@ -341,15 +196,7 @@ impl<'a, 'l> Worker<'a, 'l> {
                 self.packed.extend_from_slice(words);
                 player
             }
-            Place::New(s, i) => {
-                let shard = shared.shards[s as usize]
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner());
-                let (words, player) = shard.table.key(i as usize);
-                self.packed.clear();
-                self.packed.extend_from_slice(words);
-                player
-            }
+            Place::New(s, j) => shared.key_into((s, j), &mut self.packed),
         };
         self.occupied.iter_mut().for_each(|o| *o = false);
         self.box_list.clear();
@@ -366,9 +213,10 @@ impl<'a, 'l> Worker<'a, 'l> {
         let (g, mut h) = (item.g, u32::from(item.h));
         let ceiling = layer.ceiling.min(layer.limits.ceiling().pushes);
         if ceiling < layer.f {
-            shared.stop(LOWERED, None);
+            shared.lower();
             return;
         }
+        let origin = item.place;
         let Some(matching) = self.heuristic.expand(&self.box_list, player) else {
             return;
         };
@@ -398,13 +246,13 @@ impl<'a, 'l> Worker<'a, 'l> {
         }
         self.report.expanded += 1;
         if self.report.expanded.is_multiple_of(1024) && layer.limits.expired() {
-            shared.stop(STOPPED, Some("time limit".into()));
+            shared.stop("time limit".into());
             return;
         }
-        let stored = layer.store.len() + shared.stored.load(Ordering::Relaxed);
+        let stored = layer.store.len() + shared.stored();
         if stored > layer.limits.max_states {
             let reason = format!("size limit ({} positions)", layer.limits.max_states);
-            shared.stop(STOPPED, Some(reason));
+            shared.stop(reason);
             return;
         }
         self.flood.fill(layer.level, &self.occupied, player);
@@ -442,7 +290,7 @@ impl<'a, 'l> Worker<'a, 'l> {
             &mut skip,
             |push, occupied, child_player, matching, heuristic| {
                 let mut hc = match matching {
-                    0 => return ControlFlow::Break(()),
+                    0 => return ControlFlow::Break(push),
                     _ => matching.max(h.saturating_sub(1)),
                 };
                 let target = layer.level.neighbour(push.from, push.dir).expect("pushed");
@@ -462,7 +310,7 @@ impl<'a, 'l> Worker<'a, 'l> {
                     }
                     hc = hc.max(u32::from(layer.h_of[j]));
                 }
-                let Some((s, j, before)) = insert(shared, key, g + 1, hc) else {
+                let Some((s, j, before)) = shared.insert(key, (g + 1, hc), (origin, push)) else {
                     return ControlFlow::Continue(());
                 };
                 hc = hc.max(before);
@@ -479,13 +327,13 @@ impl<'a, 'l> Worker<'a, 'l> {
                     match bound {
                         PairBound::Dead => {
                             report.pair_deadlocks += 1;
-                            set(shared, (s, j), 0, hc);
+                            shared.set((s, j), 0, hc);
                             return ControlFlow::Continue(());
                         }
                         PairBound::Excess(e) if matching + raised(e) > hc => {
                             report.pair_raised += 1;
                             hc = matching + raised(e);
-                            set(shared, (s, j), g + 1, hc);
+                            shared.set((s, j), g + 1, hc);
                         }
                         PairBound::Excess(_) => {}
                     }
@@ -508,8 +356,8 @@ impl<'a, 'l> Worker<'a, 'l> {
         if skip.count > 0 {
             self.cut(g + 1 + skip.least);
         }
-        if solved.is_break() {
-            shared.stop(SOLVED, None);
+        if let ControlFlow::Break(push) = solved {
+            shared.solve(origin, push);
         }
     }
 
@@ -517,42 +365,4 @@ impl<'a, 'l> Worker<'a, 'l> {
         self.report.ceiling_cuts += 1;
         self.report.least_cut = self.report.least_cut.min(f);
     }
-}
-
-/// Stores a position new to the layer reached with `g` pushes and bound `h`: its shard,
-/// number and the bound it had (a pair bound taken before), or `None` when it was
-/// reached before with as few pushes.
-fn insert(
-    shared: &Shared,
-    (words, player): (&[u64], u16),
-    g: u32,
-    h: u32,
-) -> Option<(u32, u32, u32)> {
-    let s = (hash_of(words, player) >> 20) as usize % SHARDS;
-    let mut shard = shared.shards[s].lock().unwrap_or_else(|e| e.into_inner());
-    let (j, new) = shard.table.find_or_insert(words, player);
-    if new {
-        shard.g.push(g);
-        shard.h.push(clamp(h));
-        shared.stored.fetch_add(1, Ordering::Relaxed);
-    } else if g < shard.g[j] {
-        shard.g[j] = g;
-        shard.h[j] = shard.h[j].max(clamp(h));
-    } else {
-        return None;
-    }
-    Some((s as u32, j as u32, u32::from(shard.h[j])))
-}
-
-/// Records the fewest pushes (0: dead) and bound of a position new to the layer.
-fn set(shared: &Shared, (s, j): (u32, u32), g: u32, h: u32) {
-    let mut shard = shared.shards[s as usize]
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    shard.g[j as usize] = g;
-    shard.h[j as usize] = shard.h[j as usize].max(clamp(h));
-}
-
-fn clamp(h: u32) -> u16 {
-    u16::try_from(h).unwrap_or(u16::MAX)
 }
