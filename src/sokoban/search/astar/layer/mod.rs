@@ -37,9 +37,10 @@ use super::super::freeze::Freeze;
 use super::super::heuristic::Heuristic;
 use super::super::pairs::{excess_raised, PairBound, PairScratch, PairTable};
 use super::super::positions::{pack, squares, PositionTable};
+use super::clamp;
 use crate::sokoban::Limits;
 use gridsat_encodings::sokoban::{Analysis, Level, Push};
-use shared::{clamp, Item, Place, Shared};
+use shared::{Item, Place, Shared};
 use std::ops::ControlFlow;
 
 /// What the search hands the workers: the level, its bounds and what it stored.

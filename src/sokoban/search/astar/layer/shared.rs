@@ -3,6 +3,7 @@
 //! positions to expand; and how the layer ends (the first end counts).
 
 use super::super::super::positions::{hash_of, PositionTable};
+use super::super::clamp;
 use super::LayerEnd;
 use gridsat_encodings::sokoban::Push;
 use std::collections::VecDeque;
@@ -289,10 +290,6 @@ impl Queue {
         }
         None
     }
-}
-
-pub(super) fn clamp(h: u32) -> u16 {
-    u16::try_from(h).unwrap_or(u16::MAX)
 }
 
 #[cfg(test)]
