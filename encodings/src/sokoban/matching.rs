@@ -34,6 +34,8 @@ pub struct Matcher {
     way: Vec<usize>,
     minv: Vec<i64>,
     used: Vec<bool>,
+    /// The columns on the augmenting path of `insert_row` (scratch, not copied).
+    path: Vec<usize>,
     /// The cost standing for a `FORBIDDEN` pair in the last solve.
     forbidden: i64,
 }
@@ -219,7 +221,10 @@ impl Matcher {
     }
 
     /// Adds row `r` (1-based) to the matching: one shortest augmenting path over the
-    /// reduced costs, adjusting the dual values on the way.
+    /// reduced costs, adjusting the dual values on the way. The scan over the columns
+    /// runs on zipped slices (no index checks) and the dual update only over the columns
+    /// the path has used: this is the search's innermost loop (a quarter of the reverse
+    /// search's time on XSokoban 29).
     fn insert_row(&mut self, costs: &[Vec<u32>], r: usize) {
         let cols = costs[0].len();
         let forbidden = self.forbidden;
@@ -231,32 +236,51 @@ impl Matcher {
         self.used.clear();
         self.used.resize(cols + 1, false);
         let (minv, used) = (&mut self.minv, &mut self.used);
+        let path = &mut self.path;
+        path.clear();
+        // What has been taken off every unused column's `minv` so far: adding it back
+        // when a column is read saves a pass over all of them per step.
+        let mut taken: i64 = 0;
         loop {
             used[j0] = true;
+            path.push(j0);
             let i0 = owner[j0];
+            let row = &costs[i0 - 1][..cols];
+            let ui = u[i0];
             let mut delta = i64::MAX;
             let mut j1 = 0;
-            for j in 1..=cols {
-                if !used[j] {
-                    let cur = cost(costs, i0 - 1, j - 1, forbidden) - u[i0] - v[j];
-                    if cur < minv[j] {
-                        minv[j] = cur;
-                        way[j] = j0;
-                    }
-                    if minv[j] < delta {
-                        delta = minv[j];
-                        j1 = j;
-                    }
+            let columns = row
+                .iter()
+                .zip(&v[1..=cols])
+                .zip(&mut minv[1..=cols])
+                .zip(&mut way[1..=cols])
+                .zip(&used[1..=cols]);
+            for (j, ((((&c, &vj), mj), wj), &done)) in columns.enumerate() {
+                if done {
+                    continue;
                 }
-            }
-            for j in 0..=cols {
-                if used[j] {
-                    u[owner[j]] += delta;
-                    v[j] -= delta;
+                let c = if c == FORBIDDEN {
+                    forbidden
                 } else {
-                    minv[j] -= delta;
+                    i64::from(c)
+                };
+                // `minv` as stored is `taken` above the true value.
+                let cur = c - ui - vj + taken;
+                if cur < *mj {
+                    *mj = cur;
+                    *wj = j0;
+                }
+                if *mj < delta {
+                    delta = *mj;
+                    j1 = j + 1;
                 }
             }
+            let delta = delta - taken;
+            for &j in path.iter() {
+                u[owner[j]] += delta;
+                v[j] -= delta;
+            }
+            taken += delta;
             j0 = j1;
             if owner[j0] == 0 {
                 break;
