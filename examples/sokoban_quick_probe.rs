@@ -12,11 +12,11 @@
 //! `QUICK_GOAL_BY_GOAL=1` (the packing order goal by goal),
 //! `QUICK_SHARES=4,4,8,3,3` (with `QUICK_CLEARING=3`: the five searches' shares of each
 //! round of turns; `QUICK_LATE_SHARE=1`: the plain and clearing searches' share after
-//! 15 s, 0 to set them aside), `QUICK_SEARCHES=p4,c4,cg8,r4` (any searches taking turns: letters
+//! the late point, `turns::LATE`, 0 to set them aside), `QUICK_SEARCHES=p4,c4,cg8,r4` (any searches taking turns: letters
 //! `p` plain, `c` clearing, `b` box moves, `g` goal by goal, `r` reverse, `w` weighted
 //! (pushes + 3 x bound), then the
 //! share, and `r` may be followed by `s` and the stranded boxes' weight then `/` and
-//! the share: `rs1/3`; these keep their shares after 15 s, without the quick thread's
+//! the share: `rs1/3`; these keep their shares all along, without the quick thread's
 //! late shares), `QUICK_RESCUE=0` (the rescue advisor off), `QUICK_REVERSE=1`
 //! (the reverse search alone; with `QUICK_BOX_MOVES=1` by box moves) and
 //! `QUICK_STRANDED=1` (the reverse search's weight of stranded boxes) and
@@ -84,7 +84,7 @@ fn main() -> anyhow::Result<()> {
                     o.share = s.parse()?;
                 }
             }
-            // `QUICK_LATE_SHARE=1`: the plain and clearing searches' share after 15 s.
+            // `QUICK_LATE_SHARE=1`: the plain and clearing searches' share after the late point.
             if let Some(late) = knob("QUICK_LATE_SHARE") {
                 all[..2].iter_mut().for_each(|o| o.late_share = Some(late));
             }

@@ -55,9 +55,10 @@ pub struct Options {
     /// full turn: 4 is the forward searches' share, and a search that plans levels no
     /// other does but needs long for them gets more.
     pub share: usize,
-    /// The share once the searches have taken turns for `turns::LATE` (15 s), if not
-    /// `share`: the searches that plan many levels quickly plan them early, and later
-    /// give their turns to the ones that need long.
+    /// The share after the late point (`turns::LATE`: once the searches set aside then
+    /// have expanded 120,000 positions together), if not `share`: the searches that
+    /// plan many levels quickly plan them early, and later give their turns to the ones
+    /// that need long.
     pub late_share: Option<usize>,
     /// Only plans with fewer pushes than this: positions whose pushes so far plus their
     /// matching bound reach it are dropped (a later search improving on a plan).
@@ -65,7 +66,7 @@ pub struct Options {
 }
 
 impl Options {
-    /// The search's share of each round of turns, before `turns::LATE` or after it.
+    /// The search's share of each round of turns, before the late point (`turns::LATE`) or after it.
     pub fn share_when(&self, late: bool) -> usize {
         match late {
             false => self.share,

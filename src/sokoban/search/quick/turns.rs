@@ -30,12 +30,18 @@ use std::time::{Duration, Instant};
 /// the searches stay within a fraction of a second of each other.
 const QUARTER_TURN: Duration = Duration::from_millis(15);
 
-/// After this long the searches take their `Options::late_share`. On XSokoban the plain
-/// and clearing searches are the first to plan 52 levels, all within 12 s (2026-12-05,
-/// the thread alone at 60 s): later they plan nothing the others do not, and setting
-/// them aside (a share of 0) gives the others 22/14 of the time they had with the
-/// shares of 4 (16/14 of it with shares of 1, as until 2026-12-06).
-pub const LATE: Duration = Duration::from_secs(15);
+/// The searches take their `Options::late_share` once the ones set aside then (a late
+/// share of 0: the plain and clearing searches) have together expanded this many
+/// positions. On XSokoban they are the first to plan 52 levels, all early: later they
+/// plan nothing the others do not, and setting them aside gives the others 22/14 of
+/// the time they had. Until 2026-12-07 the point was 15 s of the clock, which on a slow
+/// machine set them aside after less work: on XSokoban 39 after 88 K expansions (the
+/// clearing search 36 K of them), where alone the clearing search plans it after 40 K;
+/// so 39 planned on a fast day and not on a slow one. Counting their work makes the
+/// point the same on every machine. At 15 s on that slow day they had expanded 88-143 K
+/// positions (XSokoban 39, 23, 29, 40, 16); 120 K puts the point near where the clock
+/// put it then, a little after it on a fast day.
+pub const LATE: usize = 120_000;
 
 /// The two searches that take turns in the quick search's thread (`plans`): `options`
 /// as they are, and with the clearing advisor.
@@ -106,15 +112,14 @@ pub fn quick_thread(options: Options) -> [Options; 5] {
 /// search plans in 60 s (31 in 31 s without the ties, neither without the weight). These
 /// shares plan 31 at 43 s and 18 at 51 s in the real command (2026-12-06, a slow day);
 /// 74 is given up for 31 and 41. They run beside the quick thread rather than in its
-/// turns, since they miss many levels its searches plan within a second. For the first
-/// `LATE`, the weighted search (`weighted`) takes a share of 2 beside them: it plans
-/// Sasquatch 19 within the first seconds, and on XSokoban 18 and 31 the box moves kept
-/// their times (40.1 s against 40.3 s, 35.0 s against 34.3 s, 2026-12-07). After `LATE`
-/// it keeps a share of 4 (of 20): Microban II 131 (44 boxes), which only it plans, needs
-/// it 5 s alone, and with nothing after `LATE` `--quick` gave up there at 60 s; now its
-/// 88-push plan comes after 40 s. The others then get 16/20 of the time they had: on a
-/// slow day 18 after 48.0-48.7 s against 42.6-45.5 s, 31 after 45.3-45.5 s against
-/// 38.8-40.2 s (2026-12-07, fourteenth session).
+/// turns, since they miss many levels its searches plan within a second. The weighted
+/// search (`weighted`) takes a share of 3 beside them (of 19): it plans Sasquatch 19
+/// within the first seconds, and Microban II 131 (44 boxes), which only it plans, after
+/// 5 s alone; with no share `--quick` gave up there at 60 s. Until 2026-12-07 it had 2
+/// for 15 s and 4 after (its 88-push plan on 131 after 40 s, 18 after 48.0-48.7 s
+/// against 42.6-45.5 s without it, fourteenth session); one share all along gives the
+/// searches about the same time by 40 s and keeps this thread free of the clock, since
+/// no search here is set aside (`LATE`).
 pub fn second_thread(options: Options) -> [Options; 3] {
     [
         Options {
@@ -133,7 +138,7 @@ pub fn second_thread(options: Options) -> [Options; 3] {
             ..options
         },
         Options {
-            late_share: Some(4),
+            share: 3,
             ..weighted(options)
         },
     ]
@@ -193,6 +198,15 @@ impl Searcher<'_> {
         }
     }
 
+    /// The positions this search has expanded.
+    fn expanded(&self) -> usize {
+        match self {
+            Searcher::Forward(s) => s.expanded,
+            Searcher::Reverse(s) => s.stats.expanded,
+            Searcher::Weighted(s) => s.expanded,
+        }
+    }
+
     fn stats_now(&self) -> QuickStats {
         match self {
             Searcher::Forward(s) => s.stats_now(),
@@ -213,16 +227,20 @@ pub fn search(level: &Level, limits: &Limits, options: &[Options]) -> (Found, Qu
     (found, stats)
 }
 
-/// `search`, with the late shares from `late` on; also the time each search took.
+/// The time each search took before the late point and after it.
+type Spent = Vec<[Duration; 2]>;
+
+/// `search`, with the late shares once the searches set aside then have expanded `late`
+/// positions; also the time each search took.
 fn search_with_late(
     level: &Level,
     limits: &Limits,
     options: &[Options],
-    late: Duration,
-) -> (Found, QuickStats, Vec<Duration>) {
+    late: usize,
+) -> (Found, QuickStats, Spent) {
     assert!(!options.is_empty(), "a quick search needs its options");
     let mut stats = QuickStats::default();
-    let mut spent = vec![Duration::ZERO; options.len()];
+    let mut spent = vec![[Duration::ZERO; 2]; options.len()];
     let n = level.num_cells();
     if n > MAX_CELLS {
         let reason = format!("the level has more than {MAX_CELLS} squares");
@@ -283,17 +301,20 @@ fn searchers<'a>(
 }
 
 /// Starts `searches` (made from `options`, in order) and has them take turns, each
-/// `Options::share` quarters of a turn at a time (`Options::late_share` after `late`),
-/// until one finds a plan or all end; adds the time each took to `spent`.
+/// `Options::share` quarters of a turn at a time (`Options::late_share` once the
+/// searches set aside then have expanded `late` positions together), until one finds a
+/// plan or all end; adds the time each took to `spent`, before and after the late point.
 fn take_turns(
     searches: &mut [Searcher],
     options: &[Options],
     limits: &Limits,
     stats: &mut QuickStats,
-    spent: &mut [Duration],
-    late: Duration,
+    spent: &mut [[Duration; 2]],
+    late: usize,
 ) -> Found {
-    let began = Instant::now();
+    let set_aside_late: Vec<usize> = (0..options.len())
+        .filter(|&k| options[k].late_share == Some(0))
+        .collect();
     let mut ended: Vec<Option<String>> = vec![None; searches.len()];
     for (k, search) in searches.iter_mut().enumerate() {
         match search.start() {
@@ -309,11 +330,19 @@ fn take_turns(
             None => {}
         }
     }
-    // Whether the late shares hold before `late`: the searches with a share early have
-    // all ended, and one waits for its late share.
-    let mut late_now = false;
+    // Whether the late shares hold: once the searches set aside then have done their
+    // work or all ended, or when the searches with a share early have all ended and one
+    // waits for its late share. It never turns back.
+    let mut is_late = false;
     loop {
-        let is_late = late_now || began.elapsed() >= late;
+        is_late = is_late
+            || !set_aside_late.is_empty()
+                && (set_aside_late.iter().all(|&k| ended[k].is_some())
+                    || set_aside_late
+                        .iter()
+                        .map(|&k| searches[k].expanded())
+                        .sum::<usize>()
+                        >= late);
         // A search whose share is 0 is set aside: it keeps its positions but takes no
         // more turns (until its late share, if it has one).
         let set_aside = |k: usize| options[k].share_when(is_late) == 0;
@@ -324,7 +353,7 @@ fn take_turns(
             let share = options[k].share_when(is_late);
             let turn_began = Instant::now();
             let turn = search.turn(limits, share);
-            spent[k] += turn_began.elapsed();
+            spent[k][usize::from(is_late)] += turn_began.elapsed();
             match turn {
                 Some(Ok(plan)) => {
                     stats.found_by = options[k].name();
@@ -339,7 +368,7 @@ fn take_turns(
         if (0..ended.len()).all(|k| ended[k].is_some() || set_aside(k)) {
             let waits = |k: usize| ended[k].is_none() && options[k].share_when(true) > 0;
             if !is_late && (0..ended.len()).any(waits) {
-                late_now = true;
+                is_late = true;
                 continue;
             }
             let mut reasons: Vec<String> = ended.into_iter().flatten().collect();
@@ -422,13 +451,14 @@ mod tests {
     }
 
     /// The searches `options` make on `level` take turns for at most `seconds`, the late
-    /// shares from `late` on: what they found, the time each took, and their counts.
+    /// shares once the searches set aside then have expanded `late` positions: what they
+    /// found, the time each took before and after that point, and their counts.
     fn turns_on(
         level: &Level,
         options: &[Options],
         seconds: u64,
-        late: Duration,
-    ) -> (Found, Vec<Duration>, QuickStats) {
+        late: usize,
+    ) -> (Found, Spent, QuickStats) {
         let limits = Limits {
             budget: Budget::starting_now(Some(Duration::from_secs(seconds))),
             ..Limits::default()
@@ -439,46 +469,62 @@ mod tests {
 
     #[test]
     fn the_quick_threads_searches_take_time_in_proportion_to_their_shares() {
-        // XSokoban 23, which none of them plans: for four seconds they take turns, the
-        // last two (`late`, 15 s outside this test) with the late shares, and each takes
-        // time in proportion to its share in each part: within one turn of its own (the
-        // time limit ends one mid-turn) and a quarter, for the other threads of the
-        // tests running beside it. A search whose share was ignored would take 1/5 of
-        // the time, not 2/11 or 4/11 or 3/22 of the first part; the plain search, set
-        // aside in the second part, would take 0.73 s with its late share ignored, not
-        // 0.36.
+        // XSokoban 23, which none of them plans: for five seconds they take turns, the
+        // plain and clearing searches expanding 10,000 positions before the late point
+        // (`LATE` outside this test), and each takes time in proportion to its share in
+        // each part: within one turn of its own (the time limit ends one mid-turn) and a
+        // quarter, for the other threads of the tests running beside it. A search whose
+        // share was ignored would take 1/5 of a part, not 2/11 or 4/11 or 3/22 of the
+        // first; the plain search, set aside in the second, would take 3/14 of it with
+        // its late share ignored, not none.
         let options = quick_thread(Options::default());
         assert_eq!(options.map(|o| o.share), [4, 4, 8, 3, 3]);
         let late_shares = options.map(|o| o.share_when(true));
         assert_eq!(late_shares, [0, 0, 8, 3, 3]);
-        let late = Duration::from_secs(2);
-        let (found, spent, _) = turns_on(&xsokoban_23(), &options, 4, late);
+        let (found, spent, _) = turns_on(&xsokoban_23(), &options, 5, 10_000);
         assert_eq!(found, Err("time limit".to_string()));
-        let total: Duration = spent.iter().sum();
-        assert!(total >= Duration::from_secs(3), "{spent:?}");
-        let shares: usize = options.iter().map(|o| o.share).sum();
-        let late_total: usize = late_shares.iter().sum();
-        for (k, o) in options.iter().enumerate() {
-            let expected = late.mul_f64(o.share as f64 / shares as f64)
-                + (total - late).mul_f64(late_shares[k] as f64 / late_total as f64);
-            let off = spent[k].abs_diff(expected);
+        for (part, shares) in [options.map(|o| o.share), late_shares].iter().enumerate() {
+            let total: Duration = spent.iter().map(|s| s[part]).sum();
             assert!(
-                off <= QUARTER_TURN * o.share as u32 + expected / 4,
-                "search {k}: {spent:?}"
+                total >= Duration::from_millis(500),
+                "part {part}: {spent:?}"
             );
+            let all: usize = shares.iter().sum();
+            for (k, &share) in shares.iter().enumerate() {
+                let expected = total.mul_f64(share as f64 / all as f64);
+                let off = spent[k][part].abs_diff(expected);
+                assert!(
+                    off <= QUARTER_TURN * share as u32 + expected / 4,
+                    "part {part}, search {k}: {spent:?}"
+                );
+            }
         }
     }
 
     #[test]
+    fn the_late_point_is_the_set_aside_searches_work() {
+        // With no work asked of them the late shares hold from the first turn: the
+        // plain and clearing searches never run. With more than they can do in a
+        // second, every search keeps its early share to the end.
+        let options = quick_thread(Options::default());
+        let (_, spent, _) = turns_on(&xsokoban_23(), &options, 1, 0);
+        assert!(spent.iter().all(|s| s[0].is_zero()), "{spent:?}");
+        assert!(spent[..2].iter().all(|s| s[1].is_zero()), "{spent:?}");
+        assert!(spent[2..].iter().all(|s| !s[1].is_zero()), "{spent:?}");
+        let (_, spent, _) = turns_on(&xsokoban_23(), &options, 1, usize::MAX);
+        assert!(spent.iter().all(|s| s[1].is_zero()), "{spent:?}");
+        assert!(spent.iter().all(|s| !s[0].is_zero()), "{spent:?}");
+    }
+
+    #[test]
     fn a_search_waiting_for_its_late_share_runs_once_the_others_have_ended() {
-        // The portfolio's weighted search has no share before `late` (an hour here).
-        // Alone, or once the searches with a share have ended, it must not wait for
-        // `late` nor end unrun: the late shares hold at once, and it plans.
+        // The portfolio's weighted search has no share before the late point (never,
+        // here). Alone, or once the searches with a share have ended, it must not wait
+        // for it nor end unrun: the late shares hold at once, and it plans.
         let level = level_of("examples/sokoban/microban-1-10.xsb", 2);
         let [.., weighted] = portfolio_thread(Options::default());
         assert_eq!((weighted.share, weighted.share_when(true)), (0, 16));
-        let late = Duration::from_secs(3600);
-        let (found, _, stats) = turns_on(&level, &[weighted], 10, late);
+        let (found, _, stats) = turns_on(&level, &[weighted], 10, usize::MAX);
         assert!(found.is_ok(), "{found:?}");
         assert_eq!(stats.found_by, weighted.name());
     }
@@ -491,8 +537,8 @@ mod tests {
             late_share: Some(0),
             ..Options::default()
         });
-        let (found, spent, _) = turns_on(&xsokoban_23(), &options, 10, Duration::ZERO);
+        let (found, spent, _) = turns_on(&xsokoban_23(), &options, 10, 0);
         assert_eq!(found, Err("every search was set aside".to_string()));
-        assert_eq!(spent, [Duration::ZERO; 2]);
+        assert_eq!(spent, [[Duration::ZERO; 2]; 2]);
     }
 }
