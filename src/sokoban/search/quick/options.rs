@@ -55,11 +55,14 @@ pub struct Options {
     /// full turn: 4 is the forward searches' share, and a search that plans levels no
     /// other does but needs long for them gets more.
     pub share: usize,
-    /// The share after the late point (`turns::LATE`: once the searches set aside then
-    /// have expanded 120,000 positions together), if not `share`: the searches that
+    /// The share after the late point (once the searches set aside then have expanded
+    /// `late_after` positions together), if not `share`: the searches that
     /// plan many levels quickly plan them early, and later give their turns to the ones
     /// that need long.
     pub late_share: Option<usize>,
+    /// For a search set aside at the late point (a late share of 0): the point, in
+    /// positions the searches set aside then have expanded together (`turns::LATE`).
+    pub late_after: usize,
     /// Only plans with fewer pushes than this: positions whose pushes so far plus their
     /// matching bound reach it are dropped (a later search improving on a plan).
     pub below: Option<u32>,
@@ -130,6 +133,7 @@ impl Default for Options {
             starts_first: false,
             share: 4,
             late_share: None,
+            late_after: 0,
             below: None,
         }
     }

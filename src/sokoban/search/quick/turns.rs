@@ -43,6 +43,14 @@ const QUARTER_TURN: Duration = Duration::from_millis(15);
 /// put it then, a little after it on a fast day.
 pub const LATE: usize = 120_000;
 
+/// The late point of the portfolio's quick thread (`portfolio_thread`), where the
+/// weighted search takes its share: sooner than `LATE`, for Microban II 131 (44 boxes),
+/// where the plain and clearing searches expand about 9,500 positions a second against
+/// 16,000-25,000 on XSokoban 23, 29 and 39: with `LATE` its plan came after 54 s in the
+/// portfolio (35 s with this, 40 s with the clock's 15 s before), and 109 was proven at
+/// 52 s with this (2026-12-07, seventeenth session, a slow day).
+pub const PORTFOLIO_LATE: usize = 40_000;
+
 /// The two searches that take turns in the quick search's thread (`plans`): `options`
 /// as they are, and with the clearing advisor.
 pub fn with_and_without_clearing(options: Options) -> [Options; 2] {
@@ -76,6 +84,7 @@ pub fn with_and_without_clearing(options: Options) -> [Options; 2] {
 pub fn quick_thread(options: Options) -> [Options; 5] {
     let early = Options {
         late_share: Some(0),
+        late_after: LATE,
         ..options
     };
     let [plain, clearing] = with_and_without_clearing(early);
@@ -156,8 +165,8 @@ pub fn weighted(options: Options) -> Options {
 }
 
 /// The searches of the portfolio's quick thread: the quick thread's (`quick_thread`),
-/// and after `LATE` the weighted search with a share of 16 (of 30 then). The portfolio
-/// proves most levels; the quick thread is there for the few it does not, and Microban
+/// and after its late point (`PORTFOLIO_LATE`) the weighted search with a share of 16
+/// (of 30 then). The portfolio proves most levels; the quick thread is there for the few it does not, and Microban
 /// II 131 (44 boxes) only the weighted search plans. Its plans there come late, while
 /// the others' on 109 come early and hurry A*'s proof (their plans are its ceiling), so
 /// it waits: a share of 4 from the start had 109's last plan 0.5 s later. With a late
@@ -165,6 +174,10 @@ pub fn weighted(options: Options) -> Options {
 /// and 40.6 s (2026-12-07).
 pub fn portfolio_thread(options: Options) -> [Options; 6] {
     let [plain, clearing, goal_by_goal, reverse2, reverse1] = quick_thread(options);
+    let [plain, clearing] = [plain, clearing].map(|o| Options {
+        late_after: PORTFOLIO_LATE,
+        ..o
+    });
     let weighted = Options {
         share: 0,
         late_share: Some(16),
@@ -223,20 +236,18 @@ impl Searcher<'_> {
 /// Runs one quick search per entry of `options` in turns (see the module comment):
 /// the first plan found, else why every search ended.
 pub fn search(level: &Level, limits: &Limits, options: &[Options]) -> (Found, QuickStats) {
-    let (found, stats, _) = search_with_late(level, limits, options, LATE);
+    let (found, stats, _) = search_with_late(level, limits, options);
     (found, stats)
 }
 
 /// The time each search took before the late point and after it.
 type Spent = Vec<[Duration; 2]>;
 
-/// `search`, with the late shares once the searches set aside then have expanded `late`
-/// positions; also the time each search took.
+/// `search`, also the time each search took before the late point and after it.
 fn search_with_late(
     level: &Level,
     limits: &Limits,
     options: &[Options],
-    late: usize,
 ) -> (Found, QuickStats, Spent) {
     assert!(!options.is_empty(), "a quick search needs its options");
     let mut stats = QuickStats::default();
@@ -257,14 +268,7 @@ fn search_with_late(
         ..limits.clone()
     };
     let mut searches = searchers(level, &analysis, &orders, options);
-    let found = take_turns(
-        &mut searches,
-        options,
-        &limits,
-        &mut stats,
-        &mut spent,
-        late,
-    );
+    let found = take_turns(&mut searches, options, &limits, &mut stats, &mut spent);
     for search in &searches {
         stats.add(&search.stats_now());
     }
@@ -302,19 +306,24 @@ fn searchers<'a>(
 
 /// Starts `searches` (made from `options`, in order) and has them take turns, each
 /// `Options::share` quarters of a turn at a time (`Options::late_share` once the
-/// searches set aside then have expanded `late` positions together), until one finds a
-/// plan or all end; adds the time each took to `spent`, before and after the late point.
+/// searches set aside then have expanded their `Options::late_after` positions
+/// together), until one finds a plan or all end; adds the time each took to `spent`,
+/// before and after the late point.
 fn take_turns(
     searches: &mut [Searcher],
     options: &[Options],
     limits: &Limits,
     stats: &mut QuickStats,
     spent: &mut [[Duration; 2]],
-    late: usize,
 ) -> Found {
     let set_aside_late: Vec<usize> = (0..options.len())
         .filter(|&k| options[k].late_share == Some(0))
         .collect();
+    let late = set_aside_late
+        .iter()
+        .map(|&k| options[k].late_after)
+        .max()
+        .unwrap_or(0);
     let mut ended: Vec<Option<String>> = vec![None; searches.len()];
     for (k, search) in searches.iter_mut().enumerate() {
         match search.start() {
@@ -450,9 +459,9 @@ mod tests {
         level_of("examples/sokoban/levels/xsokoban.xsb", 23)
     }
 
-    /// The searches `options` make on `level` take turns for at most `seconds`, the late
-    /// shares once the searches set aside then have expanded `late` positions: what they
-    /// found, the time each took before and after that point, and their counts.
+    /// The searches `options` make on `level` take turns for at most `seconds`, those
+    /// set aside late after `late` expansions: what they found, the time each took
+    /// before and after that point, and their counts.
     fn turns_on(
         level: &Level,
         options: &[Options],
@@ -463,7 +472,14 @@ mod tests {
             budget: Budget::starting_now(Some(Duration::from_secs(seconds))),
             ..Limits::default()
         };
-        let (found, stats, spent) = search_with_late(level, &limits, options, late);
+        let options: Vec<Options> = options
+            .iter()
+            .map(|&o| Options {
+                late_after: late,
+                ..o
+            })
+            .collect();
+        let (found, stats, spent) = search_with_late(level, &limits, &options);
         (found, spent, stats)
     }
 
