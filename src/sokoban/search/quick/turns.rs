@@ -166,10 +166,10 @@ pub fn weighted(options: Options) -> Options {
 
 /// The searches of the portfolio's quick thread: the quick thread's (`quick_thread`),
 /// and after its late point (`PORTFOLIO_LATE`) the weighted search with a share of 16
-/// (of 30 then). The portfolio proves most levels; the quick thread is there for the few it does not, and Microban
-/// II 131 (44 boxes) only the weighted search plans. Its plans there come late, while
-/// the others' on 109 come early and hurry A*'s proof (their plans are its ceiling), so
-/// it waits: a share of 4 from the start had 109's last plan 0.5 s later. With a late
+/// (of 30 then). The portfolio proves most levels; the quick thread is there for the
+/// few it does not, and Microban II 131 (44 boxes) only the weighted search plans. Its
+/// plans there come late, while the others' on 109 come early and hurry A*'s proof
+/// (their plans are its ceiling), so it waits: a share of 4 from the start had 109's last plan 0.5 s later. With a late
 /// share of 8 (of 22) 131 planned after 37.9-53.3 s in four runs, with 16 after 39.1
 /// and 40.6 s (2026-12-07).
 pub fn portfolio_thread(options: Options) -> [Options; 6] {
