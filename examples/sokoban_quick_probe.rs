@@ -12,7 +12,8 @@
 //! `QUICK_GOAL_BY_GOAL=1` (the packing order goal by goal),
 //! `QUICK_SHARES=4,4,8,3,3` (with `QUICK_CLEARING=3`: the five searches' shares of each
 //! round of turns; `QUICK_LATE_SHARE=1`: the plain and clearing searches' share after
-//! the late point, `turns::LATE`, 0 to set them aside), `QUICK_SEARCHES=p4,c4,cg8,r4` (any searches taking turns: letters
+//! the late point, `turns::LATE`, 0 to set them aside), `QUICK_SEARCHES=p4,c4,cg8,r4`
+//! (any searches taking turns: letters
 //! `p` plain, `c` clearing, `b` box moves, `g` goal by goal, `r` reverse, `w` weighted
 //! (pushes + 3 x bound), then the
 //! share, and `r` may be followed by `s` and the stranded boxes' weight then `/` and
@@ -84,7 +85,8 @@ fn main() -> anyhow::Result<()> {
                     o.share = s.parse()?;
                 }
             }
-            // `QUICK_LATE_SHARE=1`: the plain and clearing searches' share after the late point.
+            // `QUICK_LATE_SHARE=1`: the plain and clearing searches' share after the late
+            // point.
             if let Some(late) = knob("QUICK_LATE_SHARE") {
                 all[..2].iter_mut().for_each(|o| o.late_share = Some(late));
             }

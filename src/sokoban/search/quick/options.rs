@@ -56,9 +56,9 @@ pub struct Options {
     /// other does but needs long for them gets more.
     pub share: usize,
     /// The share after the late point (once the searches set aside then have expanded
-    /// `late_after` positions together), if not `share`: the searches that
-    /// plan many levels quickly plan them early, and later give their turns to the ones
-    /// that need long.
+    /// `late_after` positions together), if not `share`: the searches that plan many
+    /// levels quickly plan them early, and later give their turns to the ones that
+    /// need long.
     pub late_share: Option<usize>,
     /// For a search set aside at the late point (a late share of 0): the point, in
     /// positions the searches set aside then have expanded together (`turns::LATE`).
@@ -69,7 +69,8 @@ pub struct Options {
 }
 
 impl Options {
-    /// The search's share of each round of turns, before the late point (`turns::LATE`) or after it.
+    /// The search's share of each round of turns, before the late point
+    /// (`Options::late_after`) or after it.
     pub fn share_when(&self, late: bool) -> usize {
         match late {
             false => self.share,

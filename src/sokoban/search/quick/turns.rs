@@ -47,8 +47,8 @@ pub const LATE: usize = 120_000;
 /// weighted search takes its share: sooner than `LATE`, for Microban II 131 (44 boxes),
 /// where the plain and clearing searches expand about 9,500 positions a second against
 /// 16,000-25,000 on XSokoban 23, 29 and 39: with `LATE` its plan came after 54 s in the
-/// portfolio (35 s with this, 40 s with the clock's 15 s before), and 109 was proven at
-/// 52 s with this (2026-12-07, seventeenth session, a slow day).
+/// portfolio (29-35 s with this, 40 s with the clock's 15 s before), and 109 was proven
+/// at 46-52 s with this (2026-12-07, seventeenth session, a slow day).
 pub const PORTFOLIO_LATE: usize = 40_000;
 
 /// The two searches that take turns in the quick search's thread (`plans`): `options`
@@ -169,7 +169,8 @@ pub fn weighted(options: Options) -> Options {
 /// (of 30 then). The portfolio proves most levels; the quick thread is there for the
 /// few it does not, and Microban II 131 (44 boxes) only the weighted search plans. Its
 /// plans there come late, while the others' on 109 come early and hurry A*'s proof
-/// (their plans are its ceiling), so it waits: a share of 4 from the start had 109's last plan 0.5 s later. With a late
+/// (their plans are its ceiling), so it waits: a share of 4 from the start had 109's
+/// last plan 0.5 s later. With a late
 /// share of 8 (of 22) 131 planned after 37.9-53.3 s in four runs, with 16 after 39.1
 /// and 40.6 s (2026-12-07).
 pub fn portfolio_thread(options: Options) -> [Options; 6] {
