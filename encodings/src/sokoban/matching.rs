@@ -259,11 +259,7 @@ impl Matcher {
                 if done {
                     continue;
                 }
-                let c = if c == FORBIDDEN {
-                    forbidden
-                } else {
-                    i64::from(c)
-                };
+                let c = entry(c, forbidden);
                 // `minv` as stored is `taken` above the true value.
                 let cur = c - ui - vj + taken;
                 if cur < *mj {
@@ -306,7 +302,12 @@ impl Matcher {
 }
 
 fn cost(costs: &[Vec<u32>], r: usize, c: usize, forbidden: i64) -> i64 {
-    match costs[r][c] {
+    entry(costs[r][c], forbidden)
+}
+
+/// A cost matrix entry as a matching cost: `forbidden` for a `FORBIDDEN` pair.
+fn entry(c: u32, forbidden: i64) -> i64 {
+    match c {
         FORBIDDEN => forbidden,
         c => i64::from(c),
     }

@@ -237,7 +237,7 @@ impl Searcher<'_> {
 /// Runs one quick search per entry of `options` in turns (see the module comment):
 /// the first plan found, else why every search ended.
 pub fn search(level: &Level, limits: &Limits, options: &[Options]) -> (Found, QuickStats) {
-    let (found, stats, _) = search_with_late(level, limits, options);
+    let (found, stats, _) = search_timed(level, limits, options);
     (found, stats)
 }
 
@@ -245,11 +245,7 @@ pub fn search(level: &Level, limits: &Limits, options: &[Options]) -> (Found, Qu
 type Spent = Vec<[Duration; 2]>;
 
 /// `search`, also the time each search took before the late point and after it.
-fn search_with_late(
-    level: &Level,
-    limits: &Limits,
-    options: &[Options],
-) -> (Found, QuickStats, Spent) {
+fn search_timed(level: &Level, limits: &Limits, options: &[Options]) -> (Found, QuickStats, Spent) {
     assert!(!options.is_empty(), "a quick search needs its options");
     let mut stats = QuickStats::default();
     let mut spent = vec![[Duration::ZERO; 2]; options.len()];
@@ -480,7 +476,7 @@ mod tests {
                 ..o
             })
             .collect();
-        let (found, stats, spent) = search_with_late(level, &limits, &options);
+        let (found, stats, spent) = search_timed(level, &limits, &options);
         (found, spent, stats)
     }
 
