@@ -260,7 +260,10 @@ impl BoxPaths {
     /// `each`. The player starts in the region of `player`; squares marked `dead` are
     /// never entered; at most `limit` states are looked at. `occupied` is left as it was.
     /// Each pull is handed as the push that undoes it (the box pushed back where it was
-    /// pulled from), in the order of the pulls.
+    /// pulled from), in the order of the pulls. Beside the pushes goes the smallest
+    /// square of the player's region at the end, when the search asked its sides
+    /// (`Sides`, built once any state past the start needed them): the child's key then
+    /// needs no fill.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn every_move(
         &mut self,
@@ -271,7 +274,7 @@ impl BoxPaths {
         from: usize,
         player: Player,
         limit: usize,
-        mut each: impl FnMut(&[Push]),
+        mut each: impl FnMut(&[Push], Option<usize>),
     ) {
         // Breadth-first, so the first way to a state is a shortest; the queue is the
         // list of states in the order found.
@@ -292,7 +295,15 @@ impl BoxPaths {
         let mut pushes = Vec::new();
         for &state in &order[1..] {
             self.path_to(level, state, &mut pushes);
-            each(&pushes);
+            let region = self.sides_built.then(|| {
+                let cell = self.cell_of(state);
+                let side = Dir::ALL[state as usize % 4];
+                let player = level
+                    .neighbour(cell, side)
+                    .expect("the player stands there");
+                self.sides.smallest_in_part(level, cell, player)
+            });
+            each(&pushes, region);
         }
     }
 
@@ -469,7 +480,7 @@ mod tests {
                         from,
                         Player::At(l.player()),
                         usize::MAX,
-                        |pushes| found.push(ended(&l, way, from, pushes, text)),
+                        |pushes, _| found.push(ended(&l, way, from, pushes, text)),
                     );
                     found.sort_unstable();
                     assert_eq!(found, brute_force(&l, dead, way, from), "{way:?} {text}");

@@ -361,7 +361,15 @@ impl Search<'_> {
         }
         let (k, pushes) = best?;
         let advised = true;
-        Some((k, Child { pushes, advised }))
+        let region = None;
+        Some((
+            k,
+            Child {
+                pushes,
+                advised,
+                region,
+            },
+        ))
     }
 }
 

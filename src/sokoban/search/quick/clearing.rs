@@ -87,6 +87,7 @@ impl Search<'_> {
             Child {
                 pushes,
                 advised: true,
+                region: None,
             },
         ))
     }

@@ -160,10 +160,12 @@ enum Advice {
     None,
 }
 
-/// A child about to be stored: its pushes and weight.
+/// A child about to be stored: its pushes and weight, and the smallest square of the
+/// player's region after them when the move's search knows it (`BoxPaths::every_move`).
 struct Child {
     pushes: Vec<Push>,
     advised: bool,
+    region: Option<usize>,
 }
 
 impl<'a> Search<'a> {
@@ -371,13 +373,15 @@ impl<'a> Search<'a> {
                     from,
                     Player::In(&self.flood),
                     BOX_MOVE_STATES,
-                    |pushes| {
+                    |pushes, region| {
                         let pushes = pushes.to_vec();
+                        let advised = false;
                         children.push((
                             k,
                             Child {
                                 pushes,
-                                advised: false,
+                                advised,
+                                region,
                             },
                         ));
                     },
@@ -395,11 +399,13 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 let pushes = self.tunnel(from, dir);
+                let (advised, region) = (false, None);
                 children.push((
                     k,
                     Child {
                         pushes,
-                        advised: false,
+                        advised,
+                        region,
                     },
                 ));
             }
@@ -411,7 +417,7 @@ impl<'a> Search<'a> {
         // Evaluate every child, then mark the one opening the most areas as advised.
         let mut evaluated: Vec<(usize, Child, Cell, u32, usize)> = Vec::new();
         for (k, child) in children {
-            let Some((c, h, j)) = self.child(i, k, &child.pushes, g) else {
+            let Some((c, h, j)) = self.child(i, k, (&child.pushes, child.region), g) else {
                 continue;
             };
             if h == 0 {
@@ -457,12 +463,13 @@ impl<'a> Search<'a> {
 
     /// The child of position `i` after `pushes` (all of box number `k`): stored (or found
     /// again, keeping the shorter way) unless it is a deadlock; its cell, matching bound
-    /// and number. `self.occupied` is left as it was.
+    /// and number. `region`: the smallest square of the player's region after them, when
+    /// known. `self.occupied` is left as it was.
     fn child(
         &mut self,
         i: usize,
         k: usize,
-        pushes: &[Push],
+        (pushes, region): (&[Push], Option<usize>),
         g: u32,
     ) -> Option<(usize, u32, usize)> {
         let level = self.level;
@@ -484,10 +491,13 @@ impl<'a> Search<'a> {
                 p
             });
             self.store.prefetch(&self.packed);
-            // The player's region, told from the parent's when it can be (the box's
-            // squares on the way all in the parent's region), else filled.
+            // The player's region: known, or told from the parent's when it can be (the
+            // box's squares on the way all in the parent's region), else filled.
             let parent = usize::from(self.store.player_of(i));
-            let (smallest, filled) = if pushes[1..].iter().all(|p| self.flood.reached(p.from)) {
+            let (smallest, filled) = if let Some(smallest) = region {
+                debug_assert_eq!(smallest, self.child_flood.fill(level, &self.occupied, at));
+                (smallest, false)
+            } else if pushes[1..].iter().all(|p| self.flood.reached(p.from)) {
                 let (region, occupied) = (&self.flood, &self.occupied);
                 self.child_flood
                     .fill_after(region, level, occupied, (from, to), (at, parent))
@@ -621,7 +631,15 @@ impl<'a> Search<'a> {
         }
         if let Some((k, pushes)) = best {
             let advised = true;
-            return Advice::Pack((k, Child { pushes, advised }));
+            let region = None;
+            return Advice::Pack((
+                k,
+                Child {
+                    pushes,
+                    advised,
+                    region,
+                },
+            ));
         }
         if self.options.clearing {
             // The nearest box only: trying more costs more than their moves bring.

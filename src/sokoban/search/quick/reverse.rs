@@ -84,8 +84,9 @@ pub(super) struct ReverseSearch<'a> {
     starts_first: bool,
     start_square: Vec<bool>,
     paths: BoxPaths,
-    /// The moves of the expanded position: box number and pulls.
-    moves: Vec<(usize, Vec<Push>)>,
+    /// The moves of the expanded position: box number, pulls, and the smallest square
+    /// of the player's region after them when the box's search knew it.
+    moves: Vec<(usize, Vec<Push>, Option<usize>)>,
     /// With `box_moves`, the pulls that reached each position, each as the push that
     /// undoes it.
     origins: Origins,
@@ -354,11 +355,11 @@ impl<'a> ReverseSearch<'a> {
                     b,
                     Player::In(&self.flood),
                     usize::MAX,
-                    |pulls| moves.push((k, pulls.to_vec())),
+                    |pulls, region| moves.push((k, pulls.to_vec(), region)),
                 );
             }
-            for (k, pulls) in &moves {
-                if let Some(found) = self.moved(i, g, *k, pulls) {
+            for (k, pulls, region) in &moves {
+                if let Some(found) = self.moved(i, g, *k, (pulls, *region)) {
                     plan = Some(found);
                     break;
                 }
@@ -383,7 +384,7 @@ impl<'a> ReverseSearch<'a> {
                     from: to,
                     dir: dir.opposite(),
                 };
-                if let Some(found) = self.moved(i, g, k, &[pull]) {
+                if let Some(found) = self.moved(i, g, k, (&[pull], None)) {
                     plan = Some(found);
                     break 'pulls;
                 }
@@ -394,9 +395,16 @@ impl<'a> ReverseSearch<'a> {
     }
 
     /// The child of position `i` (`g` pulls from a solved position) after `pulls` of
-    /// its box number `k`, each the push that undoes it; the plan when it is the level's
-    /// start. `self.occupied` is left as it was.
-    fn moved(&mut self, i: usize, g: u32, k: usize, pulls: &[Push]) -> Option<Vec<Push>> {
+    /// its box number `k`, each the push that undoes it, and the smallest square of the
+    /// player's region after them when known; the plan when it is the level's start.
+    /// `self.occupied` is left as it was.
+    fn moved(
+        &mut self,
+        i: usize,
+        g: u32,
+        k: usize,
+        (pulls, region): (&[Push], Option<usize>),
+    ) -> Option<Vec<Push>> {
         let level = self.level;
         let first = pulls[0];
         let last = *pulls.last().expect("a move has pulls");
@@ -404,7 +412,7 @@ impl<'a> ReverseSearch<'a> {
         let to = last.from;
         self.occupied[b] = false;
         self.occupied[to] = true;
-        let plan = self.child(i, g + pulls.len() as u32, k, (b, to), pulls);
+        let plan = self.child(i, g + pulls.len() as u32, k, (b, to), (pulls, region));
         self.occupied[to] = false;
         self.occupied[b] = true;
         plan
@@ -422,7 +430,8 @@ impl<'a> ReverseSearch<'a> {
     }
 
     /// Stores the child after `pulls` (`self.occupied` already moved) of box number
-    /// `k` from `b` to `to`, `g` pulls from a solved position; the plan when it is the
+    /// `k` from `b` to `to`, `g` pulls from a solved position, `region` the smallest
+    /// square of the player's region after them when known; the plan when it is the
     /// level's start. The child is looked up before its bound is repaired: a position
     /// found again by no shorter way needs none (most children are).
     fn child(
@@ -431,7 +440,7 @@ impl<'a> ReverseSearch<'a> {
         g: u32,
         k: usize,
         (b, to): (usize, usize),
-        pulls: &[Push],
+        (pulls, region): (&[Push], Option<usize>),
     ) -> Option<Vec<Push>> {
         let level = self.level;
         let last = *pulls.last().expect("a move has pulls");
@@ -444,11 +453,17 @@ impl<'a> ReverseSearch<'a> {
             p
         });
         self.store.prefetch(&self.packed);
-        // The player's region, told from the parent's when it can be (one pull), else
-        // filled into `child_flood`.
+        // The player's region: its name known, or told from the parent's when it can be
+        // (one pull), else filled into `child_flood`; a known name leaves the fill to
+        // the few children that need the region's squares (`unfilled`).
         let parent = usize::from(self.store.player_of(i));
-        let (smallest, told) = match pulls.len() {
-            1 => {
+        let mut unfilled = region.is_some();
+        let (smallest, told) = match (region, pulls.len()) {
+            (Some(smallest), _) => {
+                debug_assert_eq!(smallest, self.child_flood.fill(level, &self.occupied, back));
+                (smallest, None)
+            }
+            (None, 1) => {
                 let (level, occupied) = (self.level, &self.occupied);
                 let pulled = self.flood.after_pull(
                     &mut self.child_flood,
@@ -470,7 +485,7 @@ impl<'a> ReverseSearch<'a> {
                     Err(smallest) => (smallest, None),
                 }
             }
-            _ => (self.child_flood.fill(level, &self.occupied, back), None),
+            (None, _) => (self.child_flood.fill(level, &self.occupied, back), None),
         };
         let known = self.store.find(&self.packed, smallest as u16);
         if known.is_some_and(|j| g >= self.g_of[j]) {
@@ -494,6 +509,10 @@ impl<'a> ReverseSearch<'a> {
                 self.closed.push(false);
                 let mut order = h;
                 if self.stranded_weight > 0 {
+                    if unfilled {
+                        self.child_flood.fill(level, &self.occupied, back);
+                        unfilled = false;
+                    }
                     order +=
                         self.stranded_weight * self.stranded(|c| self.in_region(told, (b, to), c));
                 }
@@ -502,6 +521,9 @@ impl<'a> ReverseSearch<'a> {
                     .push(Reverse((key, u32::MAX - j as u32, j as u32)));
                 self.set_origin(j, i, pulls);
             }
+        }
+        if self.packed == self.target && unfilled {
+            self.child_flood.fill(level, &self.occupied, back);
         }
         if self.packed == self.target && self.in_region(told, (b, to), level.player()) {
             // The pulls from a solved position to the start, read backwards.
