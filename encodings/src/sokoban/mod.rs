@@ -68,6 +68,10 @@ pub struct Level {
     positions: Vec<Cell>,
     index: Vec<Option<usize>>,
     neighbours: Vec<[Option<usize>; 4]>,
+    /// Each cell's neighbours that are squares, packed: `adjacent[4 * cell..]`, the
+    /// first `degree[cell]` of them. Floods walk these without asking about walls.
+    adjacent: Vec<u32>,
+    degree: Vec<u8>,
     goals: Vec<usize>,
     boxes: Vec<usize>,
     player: usize,
@@ -166,7 +170,7 @@ impl Level {
         if boxes.is_empty() {
             return Err(LevelError::whole("no box in the level"));
         }
-        let neighbours = positions
+        let neighbours: Vec<[Option<usize>; 4]> = positions
             .iter()
             .map(|p| {
                 Dir::ALL.map(|dir| {
@@ -178,6 +182,14 @@ impl Level {
             })
             .collect();
         let player = index[player.row * cols + player.col].expect("the player is inside");
+        let mut adjacent = vec![0; 4 * positions.len()];
+        let mut degree = vec![0; positions.len()];
+        for (cell, around) in neighbours.iter().enumerate() {
+            for (k, &n) in around.iter().flatten().enumerate() {
+                adjacent[4 * cell + k] = n as u32;
+                degree[cell] = k as u8 + 1;
+            }
+        }
         Ok(Level {
             rows,
             cols,
@@ -185,6 +197,8 @@ impl Level {
             positions,
             index,
             neighbours,
+            adjacent,
+            degree,
             goals,
             boxes,
             player,
@@ -222,6 +236,11 @@ impl Level {
     /// The cell one step from `cell` in `dir`, if it is a square of the level.
     pub fn neighbour(&self, cell: usize, dir: Dir) -> Option<usize> {
         self.neighbours[cell][dir.index()]
+    }
+
+    /// The squares next to `cell` (not diagonally), in no promised order.
+    pub fn adjacent(&self, cell: usize) -> &[u32] {
+        &self.adjacent[4 * cell..4 * cell + usize::from(self.degree[cell])]
     }
 
     /// For a push of a box on `cell` in `dir`: the square the player pushes from and the

@@ -30,12 +30,11 @@ impl Flood {
         let mut smallest = from;
         while let Some(c) = self.stack.pop() {
             smallest = smallest.min(c);
-            for d in Dir::ALL {
-                if let Some(n) = level.neighbour(c, d) {
-                    if self.stamp[n] != self.current && !occupied[n] {
-                        self.stamp[n] = self.current;
-                        self.stack.push(n);
-                    }
+            for &n in level.adjacent(c) {
+                let n = n as usize;
+                if self.stamp[n] != self.current && !occupied[n] {
+                    self.stamp[n] = self.current;
+                    self.stack.push(n);
                 }
             }
         }
@@ -295,6 +294,28 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (self.0 >> 33) as usize % n
         }
+    }
+
+    #[test]
+    fn the_squares_a_fill_walks_to_are_the_neighbours_of_every_direction() {
+        let text = std::fs::read_to_string("examples/sokoban/levels/xsokoban.xsb").unwrap();
+        let mut cells = 0;
+        for entry in parse_levels(&text, LevelFormat::Auto, None).unwrap() {
+            let level = entry.level;
+            for c in 0..level.num_cells() {
+                let mut walked: Vec<usize> =
+                    level.adjacent(c).iter().map(|&n| n as usize).collect();
+                walked.sort_unstable();
+                let mut around: Vec<usize> = Dir::ALL
+                    .iter()
+                    .filter_map(|&d| level.neighbour(c, d))
+                    .collect();
+                around.sort_unstable();
+                assert_eq!(walked, around, "cell {c}");
+                cells += 1;
+            }
+        }
+        assert!(cells > 10_000, "{cells}");
     }
 
     #[test]

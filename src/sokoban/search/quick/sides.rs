@@ -13,43 +13,54 @@
 //! climb above `b`), or both in the rest of the graph. One search of the graph, then
 //! each question in a few comparisons.
 
-use gridsat_encodings::sokoban::{Dir, Level};
+use gridsat_encodings::sokoban::Level;
 
 const UNSEEN: u32 = 0;
 /// The part of the free squares that is not a subtree hanging on the box's square
 /// alone.
 const REST: usize = usize::MAX;
 
+/// A square in the depth-first search: its discovery time (from 1; `UNSEEN` before),
+/// the lowest discovery time reachable from its subtree by one back edge, the last
+/// discovery time in its subtree, its parent in the depth-first tree (`NO_PARENT` for
+/// the root) and the smallest square of its subtree. Kept together, since the search
+/// touches them together.
+#[derive(Clone, Copy)]
+struct Node {
+    disc: u32,
+    low: u32,
+    last: u32,
+    parent: u32,
+    smallest: u32,
+}
+
+const NO_PARENT: u32 = u32::MAX;
+
 /// The depth-first search of the free squares, kept for questions.
 pub(super) struct Sides {
-    /// Discovery time (from 1; `UNSEEN` before), the lowest discovery time reachable
-    /// from the subtree by one back edge, the last discovery time in the subtree, and
-    /// the parent in the depth-first tree.
-    disc: Vec<u32>,
-    low: Vec<u32>,
-    last: Vec<u32>,
-    parent: Vec<usize>,
-    /// The smallest square of the subtree.
-    smallest: Vec<usize>,
+    nodes: Vec<Node>,
     /// `before[t]`: the smallest square discovered before time `t`; `after[t]`: at `t`
-    /// or later (`usize::MAX` for none).
-    before: Vec<usize>,
-    after: Vec<usize>,
-    stack: Vec<(usize, u8)>,
+    /// or later (`u32::MAX` for none).
+    before: Vec<u32>,
+    after: Vec<u32>,
+    stack: Vec<(u32, u8)>,
     /// The squares the last search reached, in the order discovered, to forget.
-    searched: Vec<usize>,
+    searched: Vec<u32>,
 }
 
 impl Sides {
     pub(super) fn new(squares: usize) -> Sides {
+        let unseen = Node {
+            disc: UNSEEN,
+            low: 0,
+            last: 0,
+            parent: NO_PARENT,
+            smallest: 0,
+        };
         Sides {
-            disc: vec![UNSEEN; squares],
-            low: vec![0; squares],
-            last: vec![0; squares],
-            parent: vec![usize::MAX; squares],
-            smallest: vec![0; squares],
-            before: vec![usize::MAX; squares + 2],
-            after: vec![usize::MAX; squares + 2],
+            nodes: vec![unseen; squares],
+            before: vec![u32::MAX; squares + 2],
+            after: vec![u32::MAX; squares + 2],
             stack: Vec::new(),
             searched: Vec::new(),
         }
@@ -61,40 +72,50 @@ impl Sides {
     /// moves' time with every part searched).
     pub(super) fn build(&mut self, level: &Level, occupied: &[bool], root: usize) {
         for &c in &self.searched {
-            self.disc[c] = UNSEEN;
+            self.nodes[c as usize].disc = UNSEEN;
         }
         self.searched.clear();
         let mut time = 1;
-        self.disc[root] = time;
-        self.low[root] = time;
-        self.parent[root] = usize::MAX;
-        self.smallest[root] = root;
-        self.searched.push(root);
-        self.stack.push((root, 0));
+        self.nodes[root] = Node {
+            disc: time,
+            low: time,
+            last: 0,
+            parent: NO_PARENT,
+            smallest: root as u32,
+        };
+        self.searched.push(root as u32);
+        self.stack.push((root as u32, 0));
         while let Some(&mut (c, ref mut next)) = self.stack.last_mut() {
-            if let Some(&dir) = Dir::ALL.get(usize::from(*next)) {
+            if let Some(&n) = level.adjacent(c as usize).get(usize::from(*next)) {
                 *next += 1;
-                let Some(n) = level.neighbour(c, dir).filter(|&n| !occupied[n]) else {
+                if occupied[n as usize] {
                     continue;
-                };
-                if self.disc[n] == UNSEEN {
+                }
+                let seen = self.nodes[n as usize];
+                if seen.disc == UNSEEN {
                     time += 1;
-                    self.disc[n] = time;
-                    self.low[n] = time;
-                    self.parent[n] = c;
-                    self.smallest[n] = n;
+                    self.nodes[n as usize] = Node {
+                        disc: time,
+                        low: time,
+                        last: 0,
+                        parent: c,
+                        smallest: n,
+                    };
                     self.searched.push(n);
                     self.stack.push((n, 0));
-                } else if n != self.parent[c] {
-                    self.low[c] = self.low[c].min(self.disc[n]);
+                } else if n != self.nodes[c as usize].parent {
+                    let node = &mut self.nodes[c as usize];
+                    node.low = node.low.min(seen.disc);
                 }
             } else {
                 self.stack.pop();
-                self.last[c] = time;
-                let p = self.parent[c];
-                if p != usize::MAX {
-                    self.low[p] = self.low[p].min(self.low[c]);
-                    self.smallest[p] = self.smallest[p].min(self.smallest[c]);
+                let node = &mut self.nodes[c as usize];
+                node.last = time;
+                let (p, low, smallest) = (node.parent, node.low, node.smallest);
+                if p != NO_PARENT {
+                    let parent = &mut self.nodes[p as usize];
+                    parent.low = parent.low.min(low);
+                    parent.smallest = parent.smallest.min(smallest);
                 }
             }
         }
@@ -103,7 +124,7 @@ impl Sides {
         for (t, &c) in self.searched.iter().enumerate() {
             self.before[t + 2] = self.before[t + 1].min(c);
         }
-        self.after[found + 1] = usize::MAX;
+        self.after[found + 1] = u32::MAX;
         for (t, &c) in self.searched.iter().enumerate().rev() {
             self.after[t + 1] = self.after[t + 2].min(c);
         }
@@ -113,18 +134,17 @@ impl Sides {
     /// free squares that `side`, a free square next to `b`, is in: two squares next to `b` are joined
     /// around the box exactly when their parts are equal.
     pub(super) fn part(&self, level: &Level, b: usize, side: usize) -> usize {
-        let d = self.disc[side];
-        for dir in Dir::ALL {
-            let Some(child) = level.neighbour(b, dir) else {
-                continue;
-            };
-            if self.parent[child] != b || self.disc[child] == UNSEEN {
+        let d = self.nodes[side].disc;
+        let b_disc = self.nodes[b].disc;
+        for &child in level.adjacent(b) {
+            let node = self.nodes[child as usize];
+            if node.parent != b as u32 || node.disc == UNSEEN {
                 continue;
             }
-            if (self.disc[child]..=self.last[child]).contains(&d) {
+            if (node.disc..=node.last).contains(&d) {
                 // A subtree whose back edges stay below `b` is cut off by the box.
-                return if self.low[child] >= self.disc[b] {
-                    child
+                return if node.low >= b_disc {
+                    child as usize
                 } else {
                     REST
                 };
@@ -139,23 +159,22 @@ impl Sides {
     /// of its own; the rest is every square discovered before `b`, after its subtree,
     /// or in a subtree of `b` that climbs above it.
     pub(super) fn smallest_in_part(&self, level: &Level, b: usize, side: usize) -> usize {
-        debug_assert!(self.disc[b] != UNSEEN && self.disc[side] != UNSEEN && side != b);
-        let (d, b_disc) = (self.disc[side], self.disc[b]);
-        let mut rest = self.before[b_disc as usize].min(self.after[self.last[b] as usize + 1]);
-        for dir in Dir::ALL {
-            let Some(child) = level.neighbour(b, dir) else {
-                continue;
-            };
-            if self.parent[child] != b || self.disc[child] == UNSEEN {
+        let (box_node, d) = (self.nodes[b], self.nodes[side].disc);
+        debug_assert!(box_node.disc != UNSEEN && d != UNSEEN && side != b);
+        let before = self.before[box_node.disc as usize];
+        let mut rest = before.min(self.after[box_node.last as usize + 1]);
+        for &child in level.adjacent(b) {
+            let node = self.nodes[child as usize];
+            if node.parent != b as u32 || node.disc == UNSEEN {
                 continue;
             }
-            if self.low[child] < b_disc {
-                rest = rest.min(self.smallest[child]);
-            } else if (self.disc[child]..=self.last[child]).contains(&d) {
-                return self.smallest[child];
+            if node.low < box_node.disc {
+                rest = rest.min(node.smallest);
+            } else if (node.disc..=node.last).contains(&d) {
+                return node.smallest as usize;
             }
         }
-        rest
+        rest as usize
     }
 }
 
@@ -164,6 +183,7 @@ mod tests {
     use super::*;
     use crate::sokoban::parse::{parse_levels, LevelFormat};
     use crate::sokoban::search::flood::Flood;
+    use gridsat_encodings::sokoban::Dir;
 
     #[test]
     fn sides_joined_around_a_box_are_those_a_flood_joins() {
