@@ -11,7 +11,9 @@
 //! connected exactly when the depth-first search puts them on the same side of `b`:
 //! in the same child subtree of `b` that hangs on `b` alone (its lowpoint does not
 //! climb above `b`), or both in the rest of the graph. One search of the graph, then
-//! each question in a few comparisons.
+//! each question in a few comparisons. The same search names the player's region at the
+//! end of a box move (its smallest square, the name in a position's key), which the box
+//! moves' children would otherwise fill to learn.
 
 use gridsat_encodings::sokoban::Level;
 
