@@ -360,16 +360,7 @@ impl Search<'_> {
             }
         }
         let (k, pushes) = best?;
-        let advised = true;
-        let region = None;
-        Some((
-            k,
-            Child {
-                pushes,
-                advised,
-                region,
-            },
-        ))
+        Some((k, Child::new(pushes, true)))
     }
 }
 

@@ -82,14 +82,7 @@ impl Search<'_> {
             CLEARING_STATES,
         )?;
         let kb = self.box_list.iter().position(|&b| b == blocker)?;
-        Some((
-            kb,
-            Child {
-                pushes,
-                advised: true,
-                region: None,
-            },
-        ))
+        Some((kb, Child::new(pushes, true)))
     }
 }
 

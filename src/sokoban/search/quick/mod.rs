@@ -168,6 +168,18 @@ struct Child {
     region: Option<usize>,
 }
 
+impl Child {
+    /// A child whose region is not known yet.
+    fn new(pushes: Vec<Push>, advised: bool) -> Child {
+        let region = None;
+        Child {
+            pushes,
+            advised,
+            region,
+        }
+    }
+}
+
 impl<'a> Search<'a> {
     fn new(
         level: &'a Level,
@@ -374,16 +386,8 @@ impl<'a> Search<'a> {
                     Player::In(&self.flood),
                     BOX_MOVE_STATES,
                     |pushes, region| {
-                        let pushes = pushes.to_vec();
-                        let advised = false;
-                        children.push((
-                            k,
-                            Child {
-                                pushes,
-                                advised,
-                                region,
-                            },
-                        ));
+                        let child = Child::new(pushes.to_vec(), false);
+                        children.push((k, Child { region, ..child }));
                     },
                 );
                 continue;
@@ -398,16 +402,7 @@ impl<'a> Search<'a> {
                 {
                     continue;
                 }
-                let pushes = self.tunnel(from, dir);
-                let (advised, region) = (false, None);
-                children.push((
-                    k,
-                    Child {
-                        pushes,
-                        advised,
-                        region,
-                    },
-                ));
+                children.push((k, Child::new(self.tunnel(from, dir), false)));
             }
         }
         self.box_list = box_list;
@@ -630,16 +625,7 @@ impl<'a> Search<'a> {
             }
         }
         if let Some((k, pushes)) = best {
-            let advised = true;
-            let region = None;
-            return Advice::Pack((
-                k,
-                Child {
-                    pushes,
-                    advised,
-                    region,
-                },
-            ));
+            return Advice::Pack((k, Child::new(pushes, true)));
         }
         if self.options.clearing {
             // The nearest box only: trying more costs more than their moves bring.
