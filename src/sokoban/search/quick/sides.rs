@@ -183,24 +183,30 @@ impl Sides {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sokoban::parse::LevelEntry;
     use crate::sokoban::parse::{parse_levels, LevelFormat};
     use crate::sokoban::search::flood::Flood;
     use gridsat_encodings::sokoban::Dir;
+
+    /// The XSokoban levels, and a random number generator (xorshift) from `seed`.
+    fn levels_and_random(mut seed: u64) -> (Vec<LevelEntry>, impl FnMut() -> u64) {
+        let text = std::fs::read_to_string("examples/sokoban/levels/xsokoban.xsb").unwrap();
+        let levels = parse_levels(&text, LevelFormat::Auto, None).unwrap();
+        let random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        (levels, random)
+    }
 
     #[test]
     fn sides_joined_around_a_box_are_those_a_flood_joins() {
         // Every free square of every level, in the start position and with random
         // boxes added: for each pair of free squares next to it, the parts agree
         // with a flood from one of them with a box on the square.
-        let text = std::fs::read_to_string("examples/sokoban/levels/xsokoban.xsb").unwrap();
-        let levels = parse_levels(&text, LevelFormat::Auto, None).unwrap();
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut random = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let (levels, mut random) = levels_and_random(0x9e37_79b9_7f4a_7c15_u64);
         let mut checked = 0;
         for entry in levels.iter().take(30) {
             let l = &entry.level;
@@ -243,15 +249,7 @@ mod tests {
         // Searched from one square, with random boxes, and asked about a box on every
         // other square of its part: each free square next to it names the smallest
         // square a flood from there reaches.
-        let text = std::fs::read_to_string("examples/sokoban/levels/xsokoban.xsb").unwrap();
-        let levels = parse_levels(&text, LevelFormat::Auto, None).unwrap();
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut random = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let (levels, mut random) = levels_and_random(0x2545_f491_4f6c_dd1d_u64);
         let (mut checked, mut cut_off) = (0, 0);
         for entry in levels.iter().take(30) {
             let l = &entry.level;
